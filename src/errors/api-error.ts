@@ -1,0 +1,27 @@
+import { ERROR_CODES, type ErrorCode } from './codes.js';
+
+export interface ApiErrorOptions {
+  cause?: unknown;
+  /** Seconds, sent as `Retry-After` on 429 and 503 answers. */
+  retryAfter?: number;
+}
+
+/** An error that the API answers with its own code and message; anything else is a 500. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly retryAfter: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.retryable = ERROR_CODES[code].retryable;
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+export const missingField = (field: string) => new ApiError(1213, `Required field missing: ${field}`);
+export const invalidField = (field: string, rule: string) => new ApiError(1214, `Invalid ${field}: ${rule}`);
