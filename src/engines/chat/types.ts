@@ -1,0 +1,111 @@
+/**
+ * The chat-engine seam (design.md §3). Engines know their backend and nothing above them: they take
+ * an engine-neutral request and yield typed stream parts; the SSE encoder and the non-stream folder
+ * live above and never branch on which engine produced the parts.
+ */
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string };
+}
+export interface VideoPart {
+  type: 'video_url';
+  video_url: { url: string };
+}
+export interface FilePart {
+  type: 'file_url';
+  file_url: { url: string };
+}
+export type UserContentPart = TextPart | ImagePart | VideoPart | FilePart;
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string /** JSON text, as the API carries it. */; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | UserContentPart[] }
+  | { role: 'assistant'; content?: string; reasoning_content?: string; tool_calls?: ToolCall[] }
+  | { role: 'tool'; content: string; tool_call_id: string };
+
+export interface FunctionTool {
+  name: string;
+  description?: string;
+  parameters?: JsonSchema;
+}
+
+export interface SamplingOptions {
+  temperature: number;
+  topP: number;
+  /** `do_sample: false`: always take the most likely token. */
+  greedy: boolean;
+  seed?: number;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools: FunctionTool[];
+  sampling: SamplingOptions;
+  /** Already resolved against the model's ceiling; the engine stops with `length` when reached. */
+  maxTokens: number;
+  stop: string[];
+  responseFormat: 'text' | 'json_object';
+  /** Whether the model should think before answering (ignored by engines without the capability). */
+  thinking: boolean;
+}
+
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'tool_calls'
+  | 'sensitive'
+  | 'network_error'
+  | 'model_context_window_exceeded';
+
+export interface ChatUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens served from a reused prefix (KV cache) rather than evaluated again. */
+  cachedTokens: number;
+  reasoningTokens: number;
+}
+
+export type ChatStreamPart =
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
+  | { type: 'tool-call-end'; index: number }
+  | { type: 'finish'; reason: FinishReason; usage: ChatUsage };
+
+export interface ChatEngineCapabilities {
+  tools: boolean;
+  thinking: boolean;
+  json: boolean;
+  vision: boolean;
+  /** Context window in tokens of this deployment. */
+  maxContext: number;
+  /** Largest completion this deployment can produce. */
+  maxOutput: number;
+}
+
+export interface ChatEngine {
+  readonly capabilities: ChatEngineCapabilities;
+  /**
+   * Generates one reply. Aborting `signal` stops generation promptly and ends the iterator.
+   * Failures before the first part throw an ApiError (1234 backend failure, 1305 queue full, 1261
+   * prompt too long); failures after it also throw, and the caller turns them into `network_error`.
+   */
+  generate(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart>;
+  /** Prompt tokens of these messages and tools, with the model's own tokenizer and chat template. */
+  countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number>;
+  close(): Promise<void>;
+}
