@@ -1,0 +1,40 @@
+/**
+ * Lucene's default English stop set (EnglishAnalyzer). Dropped from queries only: they match nearly
+ * every document, so they cost time and add noise to an OR query while BM25 gives them ~0 weight.
+ * Documents keep them so that a query made only of stop words still finds something.
+ */
+export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'but',
+  'by',
+  'for',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'no',
+  'not',
+  'of',
+  'on',
+  'or',
+  'such',
+  'that',
+  'the',
+  'their',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'to',
+  'was',
+  'will',
+  'with',
+]);
