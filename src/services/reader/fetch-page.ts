@@ -1,0 +1,133 @@
+import type { Agent } from 'undici';
+import { BlockedAddressError, DnsError } from './address-guard.js';
+import { readBounded, TooLargeError, UnsupportedEncodingError } from './body-reader.js';
+import type { Deadline } from './deadline.js';
+import { badUrl, blockedUrl, upstreamFailure } from './errors.js';
+
+export interface FetchedPage {
+  /** URL after redirects. */
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+export interface FetchLimits {
+  maxBytes: number;
+  maxRedirects: number;
+  idleTimeoutMs: number;
+  userAgent: string;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,application/pdf;q=0.7,*/*;q=0.5';
+
+/** Parses a URL the reader may fetch; anything else is the client's field error. */
+export function parseFetchableUrl(text: string, label = 'url'): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw badUrl(text, `${label} is not a valid absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw badUrl(text, `${label} must use http or https, not ${url.protocol.replace(':', '')}`);
+  }
+  return url;
+}
+
+const header = (headers: Record<string, string | string[] | undefined>, name: string): string => {
+  const value = headers[name];
+  return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+};
+
+/**
+ * GET with manual redirects (each hop re-parsed, and re-checked by the guarded agent when it
+ * connects), a bounded body, the deadline's total time and a per-read idle timeout.
+ */
+export async function fetchPage(
+  agent: Agent,
+  startUrl: string,
+  limits: FetchLimits,
+  deadline: Deadline,
+): Promise<FetchedPage> {
+  let url = parseFetchableUrl(startUrl);
+  for (let hop = 0; ; hop++) {
+    const idle = Math.max(1, Math.min(limits.idleTimeoutMs, deadline.remainingMs()));
+    let response: Awaited<ReturnType<Agent['request']>>;
+    try {
+      response = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        headers: { 'user-agent': limits.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
+        signal: deadline.signal,
+        headersTimeout: idle,
+        bodyTimeout: idle,
+      });
+    } catch (error) {
+      throw describeFailure(error, startUrl, url, deadline, hop > 0);
+    }
+    const { statusCode, headers, body } = response;
+    const location = header(headers, 'location');
+    if (REDIRECTS.has(statusCode) && location) {
+      body.destroy();
+      if (hop >= limits.maxRedirects) throw upstreamFailure(startUrl, `more than ${limits.maxRedirects} redirects`);
+      url = parseFetchableUrl(new URL(location, url).href, 'redirect target');
+      continue;
+    }
+    if (statusCode >= 400) {
+      body.destroy();
+      throw upstreamFailure(startUrl, `the server answered HTTP ${statusCode}`);
+    }
+    const length = Number(header(headers, 'content-length'));
+    if (Number.isFinite(length) && length > limits.maxBytes) {
+      body.destroy();
+      throw upstreamFailure(startUrl, `response too large (${length} bytes, limit ${limits.maxBytes})`);
+    }
+    try {
+      const bytes = await readBounded(body, header(headers, 'content-encoding'), limits.maxBytes);
+      return { url: url.href, status: statusCode, contentType: header(headers, 'content-type'), body: bytes };
+    } catch (error) {
+      throw describeFailure(error, startUrl, url, deadline, hop > 0);
+    }
+  }
+}
+
+const causes = (error: unknown): unknown[] => {
+  const chain: unknown[] = [];
+  for (let current = error; current && chain.length < 5; current = (current as { cause?: unknown }).cause) {
+    chain.push(current);
+  }
+  return chain;
+};
+
+function describeFailure(error: unknown, startUrl: string, url: URL, deadline: Deadline, redirected: boolean): Error {
+  const chain = causes(error);
+  const blocked = chain.find((e): e is BlockedAddressError => e instanceof BlockedAddressError);
+  if (blocked) {
+    const via = redirected ? `it redirects to ${url.href}, and ` : '';
+    return blockedUrl(startUrl, `${via}${blocked.message}`);
+  }
+  if (deadline.timedOut()) return upstreamFailure(startUrl, `timed out after ${deadline.seconds} s`, error);
+  if (deadline.signal.aborted)
+    return deadline.signal.reason instanceof Error ? deadline.signal.reason : new Error('aborted');
+  const dns = chain.find((e): e is DnsError => e instanceof DnsError);
+  if (dns) return upstreamFailure(startUrl, `DNS failure: ${dns.message}`, error);
+  if (chain.some((e) => e instanceof TooLargeError)) {
+    return upstreamFailure(
+      startUrl,
+      `response too large (limit ${(chain.find((e) => e instanceof TooLargeError) as TooLargeError).limit} bytes)`,
+    );
+  }
+  if (error instanceof UnsupportedEncodingError) return upstreamFailure(startUrl, error.message);
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return upstreamFailure(startUrl, 'timed out: the server stopped sending', error);
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return upstreamFailure(startUrl, `timed out connecting to ${url.host}`, error);
+  const message = error instanceof Error ? error.message : String(error);
+  return upstreamFailure(startUrl, `connection failed (${code || message})`, error);
+}

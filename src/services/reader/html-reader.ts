@@ -1,0 +1,61 @@
+import { absolutizeDocument } from './absolutize.js';
+import { all, countWords, parseDocument } from './dom.js';
+import { extractContent } from './extract.js';
+import { formatArticle } from './format.js';
+import { readMetadata } from './metadata.js';
+import type { ReaderRequest, ReaderResult } from './types.js';
+
+export interface HtmlReading {
+  result: ReaderResult;
+  /** Words in the page's own text (without chrome), and whether it runs scripts: the `auto` browser test. */
+  words: number;
+  hasScripts: boolean;
+}
+
+/** A decoded HTML page to the spec's reader_result. */
+export function readHtml(html: string, pageUrl: string, request: ReaderRequest): HtmlReading {
+  const first = parseDocument(html);
+  const base = absolutizeDocument(first, pageUrl);
+  const meta = readMetadata(first, base);
+  const hasScripts = all(first, 'script').some((s) => !/json/i.test(s.getAttribute('type') ?? ''));
+  let reused = false;
+  const parse = () => {
+    if (!reused) {
+      reused = true;
+      return first;
+    }
+    const doc = parseDocument(html);
+    absolutizeDocument(doc, pageUrl);
+    return doc;
+  };
+  const extraction = extractContent(parse);
+  const formatted = formatArticle(extraction.root, request);
+  const result: ReaderResult = {
+    content: formatted.content,
+    description: meta.description,
+    title: meta.title,
+    url: pageUrl,
+    external: { stylesheet: meta.stylesheets },
+    metadata: meta.metadata,
+    ...(meta.publishedTime ? { publishedTime: meta.publishedTime } : {}),
+    ...(formatted.images ? { images: formatted.images } : {}),
+    ...(formatted.links ? { links: formatted.links } : {}),
+  };
+  return {
+    result,
+    words: extraction.fallback ? extraction.words : countWords(extraction.root.textContent ?? ''),
+    hasScripts,
+  };
+}
+
+/** reader_result for a response that is not HTML. */
+export function plainResult(content: string, pageUrl: string, title = ''): ReaderResult {
+  return {
+    content,
+    description: '',
+    title,
+    url: pageUrl,
+    external: { stylesheet: {} },
+    metadata: { keywords: '', viewport: '', description: '', 'format-detection': '' },
+  };
+}

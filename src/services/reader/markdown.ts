@@ -1,0 +1,66 @@
+import { gfm } from '@joplin/turndown-plugin-gfm';
+import TurndownService from 'turndown';
+
+/**
+ * Article HTML to Markdown. GFM (pipe tables, strikethrough, task lists) unless `no_gfm`, which
+ * leaves CommonMark: tables become their cell text, `<del>` plain text. Code blocks are fenced in
+ * both dialects (fences are CommonMark), with the language that extraction kept in `data-language`.
+ */
+
+interface TurndownElement {
+  nodeName: string;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+
+function fence(code: string): string {
+  let marker = '```';
+  while (code.includes(marker)) marker += '`';
+  return marker;
+}
+
+function build(gfmEnabled: boolean): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    hr: '---',
+  });
+  if (gfmEnabled) service.use(gfm);
+  service.addRule('fencedCodeWithLanguage', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => {
+      const element = node as unknown as TurndownElement;
+      const language = element.getAttribute('data-language') ?? '';
+      const code = (element.textContent ?? '').replace(/\n$/, '');
+      const marker = fence(code);
+      return `\n\n${marker}${language}\n${code}\n${marker}\n\n`;
+    },
+  });
+  // Readability sometimes leaves empty anchors around images' captions; they only add `[](url)`.
+  service.addRule('dropEmptyLinks', {
+    filter: (node) =>
+      node.nodeName === 'A' &&
+      !(node.textContent ?? '').trim() &&
+      !(node as unknown as { querySelector(s: string): unknown }).querySelector('img'),
+    replacement: () => '',
+  });
+  service.remove(['script', 'style', 'noscript']);
+  return service;
+}
+
+const services = new Map<boolean, TurndownService>();
+
+export function toMarkdown(html: string, options: { gfm: boolean }): string {
+  let service = services.get(options.gfm);
+  if (!service) {
+    service = build(options.gfm);
+    services.set(options.gfm, service);
+  }
+  return service
+    .turndown(html)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

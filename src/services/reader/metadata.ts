@@ -1,0 +1,94 @@
+import { all, type DomDocument } from './dom.js';
+
+/** What the reader reports about a page besides its content (the spec's reader_result fields). */
+export interface PageMetadata {
+  title: string;
+  description: string;
+  metadata: Record<string, string>;
+  stylesheets: Record<string, { type: string }>;
+  publishedTime?: string;
+}
+
+const META_KEYS = ['keywords', 'viewport', 'description', 'format-detection'] as const;
+
+const clean = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
+
+function metaContent(doc: DomDocument, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    for (const attribute of ['name', 'property', 'itemprop']) {
+      const value = doc.querySelector(`meta[${attribute}="${name}" i]`)?.getAttribute('content');
+      if (clean(value)) return clean(value);
+    }
+  }
+  return undefined;
+}
+
+const PUBLISHED_META = [
+  'article:published_time',
+  'og:published_time',
+  'datePublished',
+  'pubdate',
+  'publishdate',
+  'publish-date',
+  'DC.date.issued',
+  'dcterms.created',
+  'sailthru.date',
+  'parsely-pub-date',
+  'date',
+];
+
+function jsonLdDate(doc: DomDocument): string | undefined {
+  for (const script of all(doc, 'script[type="application/ld+json" i]')) {
+    let data: unknown;
+    try {
+      data = JSON.parse(script.textContent ?? '');
+    } catch {
+      continue; // Broken JSON-LD is common on real pages; the other scripts may still carry a date.
+    }
+    const found = findDatePublished(data, 0);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function findDatePublished(value: unknown, depth: number): string | undefined {
+  if (depth > 6 || value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = findDatePublished(item, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  if (typeof record['datePublished'] === 'string' && record['datePublished'].trim())
+    return record['datePublished'].trim();
+  for (const key of ['@graph', 'mainEntity', 'mainEntityOfPage']) {
+    const found = findDatePublished(record[key], depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export function readMetadata(doc: DomDocument, baseUrl: string): PageMetadata {
+  const title =
+    clean(doc.querySelector('title')?.textContent) ||
+    metaContent(doc, ['og:title', 'twitter:title']) ||
+    clean(doc.querySelector('h1')?.textContent);
+  const description = metaContent(doc, ['description', 'og:description', 'twitter:description']) ?? '';
+  const metadata: Record<string, string> = {};
+  for (const key of META_KEYS) metadata[key] = metaContent(doc, [key]) ?? '';
+  const stylesheets: Record<string, { type: string }> = {};
+  for (const link of all(doc, 'link[rel~="stylesheet" i][href]')) {
+    try {
+      stylesheets[new URL(link.getAttribute('href') ?? '', baseUrl).href] = {
+        type: clean(link.getAttribute('type')) || 'text/css',
+      };
+    } catch {}
+  }
+  const publishedTime =
+    metaContent(doc, PUBLISHED_META) ??
+    jsonLdDate(doc) ??
+    (clean(doc.querySelector('time[itemprop="datePublished" i]')?.getAttribute('datetime')) || undefined);
+  return { title, description, metadata, stylesheets, ...(publishedTime ? { publishedTime } : {}) };
+}

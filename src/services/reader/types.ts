@@ -1,0 +1,66 @@
+/**
+ * The reader service's own types: the request as the route hands it over (already validated), the
+ * spec's `reader_result`, and the options the lead wires from config.
+ */
+
+export type ReturnFormat = 'markdown' | 'text' | 'html';
+export type BrowserMode = 'never' | 'auto' | 'always';
+
+export interface ReaderRequest {
+  url: string;
+  /** Seconds for the whole read (fetch, redirects, rendering). Default 20. */
+  timeout?: number;
+  no_cache?: boolean;
+  return_format?: ReturnFormat;
+  retain_images?: boolean;
+  no_gfm?: boolean;
+  keep_img_data_url?: boolean;
+  with_images_summary?: boolean;
+  with_links_summary?: boolean;
+}
+
+export interface ReaderResult {
+  content: string;
+  description: string;
+  title: string;
+  url: string;
+  external: { stylesheet: Record<string, { type: string }> };
+  metadata: Record<string, string>;
+  publishedTime?: string;
+  images?: Record<string, string>;
+  links?: Record<string, string>;
+}
+
+/** The store-backed cache the lead supplies; values are JSON text of a ReaderResult. */
+export interface ReaderCache {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Resolves a hostname to all its addresses; injectable so tests can fake DNS. */
+export type LookupFunction = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface ReaderServiceOptions {
+  /** Hostnames (exact, or `*.example.com`) or IPs/CIDRs that may be reached although private. */
+  allowHosts?: string[];
+  /** Largest body read, after decompression. Default 10 MB. */
+  maxBytes?: number;
+  /** Default 5. */
+  maxRedirects?: number;
+  /** Longest wait between two reads of the body (slow-loris guard), ms. Default 10 s. */
+  idleTimeoutMs?: number;
+  browser?: BrowserMode;
+  /** Default `/usr/bin/chromium` (Debian's package, never a downloaded build). */
+  chromiumPath?: string;
+  cache?: ReaderCache;
+  /** Lifetime of cache entries, seconds. Default 3600. */
+  cacheTtlSeconds?: number;
+  userAgent?: string;
+  /** DNS resolution; default `dns.promises.lookup` with all addresses. */
+  lookup?: LookupFunction;
+}
