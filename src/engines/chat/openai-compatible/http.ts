@@ -1,0 +1,51 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { ResolvedOptions } from './options.js';
+import { describeCause, statusError, upstreamFailure } from './upstream-errors.js';
+
+export function createAgent(options: ResolvedOptions): Agent {
+  return new Agent({
+    connections: options.connections,
+    // One request per connection at a time: a generation holds its connection for seconds, and an
+    // abort must be able to close exactly that request's socket.
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    connect: { timeout: options.connectMs },
+    headersTimeout: options.headersMs,
+    bodyTimeout: options.idleMs,
+  });
+}
+
+/**
+ * POSTs a JSON body and returns the 2xx response with its body unread. Connection failures become
+ * 1234, non-2xx answers 1234 or 1261; an abort rethrows the signal's reason untouched.
+ */
+export async function postJson(
+  options: ResolvedOptions,
+  agent: Agent,
+  target: { origin: string; path: string },
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await agent.request({ origin: target.origin, path: target.path, method: 'POST', headers, body, signal });
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    throw upstreamFailure(
+      options,
+      `cannot reach the upstream (${describeCause(err)})`,
+      { phase: 'request', target: target.path },
+      err,
+    );
+  }
+  if (response.statusCode >= 200 && response.statusCode < 300) return response;
+  let text: string;
+  try {
+    text = await response.body.text();
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    throw upstreamFailure(options, `upstream answered HTTP ${response.statusCode}`, { phase: 'error-body' }, err);
+  }
+  throw statusError(options, response.statusCode, text);
+}

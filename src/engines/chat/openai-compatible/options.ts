@@ -1,0 +1,106 @@
+import type { ChatEngineCapabilities } from '../types.js';
+
+/** Structured logger, shaped like pino's `(details, message)` so Fastify's logger fits as is. */
+export interface UpstreamLogger {
+  error(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * How the thinking switch reaches the upstream. Upstreams disagree on the field, so the config says
+ * which ones to send; callers never branch on the server's name.
+ */
+export interface ThinkingControl {
+  /** `chat_template_kwargs: {enable_thinking}`: vLLM, SGLang, llama.cpp server. */
+  chatTemplateKwargs?: boolean;
+  /** `reasoning_effort` values for thinking on and off; Ollama turns thinking off with `none`. */
+  reasoningEffort?: { enabled?: string; disabled?: string };
+}
+
+export interface OpenAICompatibleOptions {
+  /** Base URL of the OpenAI-style API, including its version prefix, e.g. `http://10.0.0.5:8000/v1`. */
+  baseUrl: string;
+  /** Model name the upstream knows, e.g. `Qwen/Qwen3-8B` or `qwen3:1.7b`. */
+  model: string;
+  /** Already resolved secret (the config layer reads the environment). */
+  apiKey?: string;
+  capabilities: ChatEngineCapabilities;
+  /** Full URL of vLLM's `POST /tokenize` (it lives outside `/v1`); without it countTokens refuses. */
+  tokenizeUrl?: string;
+  /** Default: `{chatTemplateKwargs: true}` when the deployment declares thinking, else nothing. */
+  thinking?: ThinkingControl;
+  /** Field that carries earlier turns' reasoning upstream; `none` drops it. Default `reasoning_content`. */
+  reasoningField?: 'reasoning_content' | 'reasoning' | 'none';
+  /** Hosted reasoning models want `max_completion_tokens`. Default `max_tokens`. */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * `generate` (default) replaces upstream tool-call ids with the API's `call_<24 hex>`; `upstream`
+   * passes them through, for upstreams that validate the ids they issued (Mistral templates).
+   */
+  toolCallIds?: 'generate' | 'upstream';
+  /** Ask for SSE (default). `false` for upstreams without streaming; the reply then arrives whole. */
+  stream?: boolean;
+  /** Fields merged into every chat request body (upstream-specific knobs the config wants to set). */
+  extraBody?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  timeouts?: {
+    /** TCP/TLS connect. Default 10 s. */
+    connectMs?: number;
+    /** Until response headers (a non-stream upstream sends them after the whole generation). Default 300 s. */
+    headersMs?: number;
+    /** Longest silence between two body chunks (covers prefill of a long prompt). Default 300 s. */
+    idleMs?: number;
+  };
+  /** Keep-alive connections per upstream origin. Default 256. */
+  connections?: number;
+  logger?: UpstreamLogger;
+}
+
+export interface ResolvedOptions {
+  origin: string;
+  chatPath: string;
+  model: string;
+  capabilities: ChatEngineCapabilities;
+  tokenizeUrl: URL | undefined;
+  thinking: ThinkingControl;
+  reasoningField: 'reasoning_content' | 'reasoning' | 'none';
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  generateToolCallIds: boolean;
+  stream: boolean;
+  extraBody: Record<string, unknown> | undefined;
+  headers: Record<string, string>;
+  connectMs: number;
+  headersMs: number;
+  idleMs: number;
+  connections: number;
+  logger: UpstreamLogger | undefined;
+  /** For log lines and error messages: where the failure happened, without credentials. */
+  label: string;
+}
+
+export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOptions {
+  const base = new URL(options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
+  return {
+    origin: base.origin,
+    chatPath: `${basePath}/chat/completions`,
+    model: options.model,
+    capabilities: { ...options.capabilities },
+    tokenizeUrl: options.tokenizeUrl === undefined ? undefined : new URL(options.tokenizeUrl),
+    thinking: options.thinking ?? (options.capabilities.thinking ? { chatTemplateKwargs: true } : {}),
+    reasoningField: options.reasoningField ?? 'reasoning_content',
+    maxTokensField: options.maxTokensField ?? 'max_tokens',
+    generateToolCallIds: (options.toolCallIds ?? 'generate') === 'generate',
+    stream: options.stream ?? true,
+    extraBody: options.extraBody,
+    headers,
+    connectMs: options.timeouts?.connectMs ?? 10_000,
+    headersMs: options.timeouts?.headersMs ?? 300_000,
+    idleMs: options.timeouts?.idleMs ?? 300_000,
+    connections: options.connections ?? 256,
+    logger: options.logger,
+    label: `${base.origin}${basePath} (${options.model})`,
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Incremental Server-Sent Events decoder. Bytes arrive split anywhere (inside a multi-byte
+ * character, between `\r` and `\n`, inside `\n\n`); `next()` hands out each complete event's data
+ * as soon as its blank line has arrived, and nothing before.
+ */
+export class SseDecoder {
+  private readonly utf8 = new TextDecoder('utf-8');
+  private buffer = '';
+  private pos = 0;
+  private data: string | undefined;
+  private errorEvent = false;
+  private lastWasCR = false;
+  /** Whether the event last returned by `next()` came in `error:` lines (llama.cpp server's way). */
+  isError = false;
+
+  feed(chunk: Uint8Array): void {
+    let text = this.utf8.decode(chunk, { stream: true });
+    if (this.lastWasCR && text.charCodeAt(0) === 10) text = text.slice(1);
+    this.lastWasCR = false;
+    // Lines may end in CRLF, LF or CR (SSE spec); normalising once per chunk keeps the scan to one indexOf.
+    if (text.indexOf('\r') !== -1) {
+      this.lastWasCR = text.charCodeAt(text.length - 1) === 13;
+      text = text.replace(/\r\n?/g, '\n');
+    }
+    if (this.pos === this.buffer.length) this.buffer = text;
+    else this.buffer = this.buffer.slice(this.pos) + text;
+    this.pos = 0;
+  }
+
+  /** Data of the next complete event, or undefined until more bytes arrive. */
+  next(): string | undefined {
+    const buffer = this.buffer;
+    for (;;) {
+      const end = buffer.indexOf('\n', this.pos);
+      if (end === -1) return undefined;
+      const start = this.pos;
+      this.pos = end + 1;
+      if (end === start) {
+        if (this.data === undefined || this.data === '') {
+          this.data = undefined;
+          this.errorEvent = false;
+          continue;
+        }
+        const data = this.data;
+        this.isError = this.errorEvent;
+        this.data = undefined;
+        this.errorEvent = false;
+        return data;
+      }
+      this.line(buffer, start, end);
+    }
+  }
+
+  private line(buffer: string, start: number, end: number): void {
+    const colon = buffer.indexOf(':', start);
+    const fieldEnd = colon === -1 || colon > end ? end : colon;
+    const fieldLength = fieldEnd - start;
+    if (fieldLength === 0) return; // a comment (keep-alive ping)
+    let valueStart = fieldEnd === end ? end : fieldEnd + 1;
+    if (buffer.charCodeAt(valueStart) === 32 && valueStart < end) valueStart++;
+    const isData = fieldLength === 4 && buffer.startsWith('data', start);
+    const isError = !isData && fieldLength === 5 && buffer.startsWith('error', start);
+    if (!isData && !isError) return; // event:, id:, retry: carry nothing we use
+    if (isError) this.errorEvent = true;
+    const value = buffer.slice(valueStart, end);
+    this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+  }
+}

@@ -1,0 +1,123 @@
+import { ApiError } from '../../errors/api-error.js';
+import { type Deployment, DeploymentPicker } from './pool-health.js';
+import type {
+  ChatEngine,
+  ChatEngineCapabilities,
+  ChatMessage,
+  ChatRequest,
+  ChatStreamPart,
+  FunctionTool,
+} from './types.js';
+
+export interface DeploymentPoolOptions {
+  /** How long a deployment is skipped after a backend failure. Default 10 s. */
+  cooldownMs?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+  /**
+   * Whether an error means the deployment itself is failing (skip it for the cool-down). Default: an
+   * ApiError 1234 (connection failure, 5xx, 429 or a broken stream).
+   */
+  isDeploymentFailure?: (err: unknown) => boolean;
+  /** Whether the request may go to another deployment. Default: a retryable ApiError (1234, 1305). */
+  isRetryable?: (err: unknown) => boolean;
+}
+
+const defaultIsFailure = (err: unknown): boolean => err instanceof ApiError && err.code === 1234;
+const defaultIsRetryable = (err: unknown): boolean => err instanceof ApiError && err.retryable;
+
+/** The pool can promise only what every deployment can do. */
+function commonCapabilities(engines: ChatEngine[]): ChatEngineCapabilities {
+  const all = engines.map((e) => e.capabilities);
+  return {
+    tools: all.every((c) => c.tools),
+    thinking: all.every((c) => c.thinking),
+    json: all.every((c) => c.json),
+    vision: all.every((c) => c.vision),
+    maxContext: Math.min(...all.map((c) => c.maxContext)),
+    maxOutput: Math.min(...all.map((c) => c.maxOutput)),
+  };
+}
+
+/**
+ * Several deployments of one model behind one ChatEngine. A request goes to the least busy healthy
+ * deployment and moves to another only while nothing has been yielded; once a part is out, the
+ * client has seen this deployment's reply and a failure propagates. Never looks at engine kinds.
+ */
+export function createDeploymentPool(engines: ChatEngine[], options: DeploymentPoolOptions = {}): ChatEngine {
+  if (engines.length === 0) throw new Error('createDeploymentPool needs at least one engine');
+  const picker = new DeploymentPicker(engines, options.cooldownMs ?? 10_000, options.now ?? Date.now);
+  const isFailure = options.isDeploymentFailure ?? defaultIsFailure;
+  const isRetryable = options.isRetryable ?? defaultIsRetryable;
+
+  function next(tried: Set<Deployment>, lastError: unknown): Deployment {
+    const deployment = picker.pick(tried);
+    if (deployment === undefined) throw lastError;
+    tried.add(deployment);
+    return deployment;
+  }
+
+  /** Records a failure; true when another deployment may take the request. */
+  function failed(deployment: Deployment, err: unknown, signal: AbortSignal | undefined): boolean {
+    if (signal?.aborted) return false;
+    if (isFailure(err)) picker.markUnhealthy(deployment);
+    return isRetryable(err);
+  }
+
+  async function* generate(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
+    const tried = new Set<Deployment>();
+    let lastError: unknown;
+    for (;;) {
+      const deployment = next(tried, lastError);
+      deployment.inFlight++;
+      let iterator: AsyncIterator<ChatStreamPart> | undefined;
+      let first: IteratorResult<ChatStreamPart>;
+      try {
+        iterator = deployment.engine.generate(request, signal)[Symbol.asyncIterator]();
+        first = await iterator.next();
+      } catch (err) {
+        deployment.inFlight--;
+        if (!failed(deployment, err, signal)) throw err;
+        lastError = err;
+        continue;
+      }
+      picker.markHealthy(deployment);
+      try {
+        if (first.done) return;
+        yield first.value;
+        for (let result = await iterator.next(); !result.done; result = await iterator.next()) yield result.value;
+        return;
+      } catch (err) {
+        failed(deployment, err, signal);
+        throw err;
+      } finally {
+        deployment.inFlight--;
+        // The consumer may stop early: let the engine release its upstream request.
+        await iterator.return?.();
+      }
+    }
+  }
+
+  async function countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number> {
+    const tried = new Set<Deployment>();
+    let lastError: unknown;
+    for (;;) {
+      const deployment = next(tried, lastError);
+      try {
+        return await deployment.engine.countTokens(messages, tools);
+      } catch (err) {
+        if (!failed(deployment, err, undefined)) throw err;
+        lastError = err;
+      }
+    }
+  }
+
+  return {
+    capabilities: commonCapabilities(engines),
+    generate,
+    countTokens,
+    close: async () => {
+      await Promise.all(picker.deployments.map((d) => d.engine.close()));
+    },
+  };
+}
