@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { segmentCjk } from '../../src/search/text/cjk.js';
+import { normaliseDomain, recencyCutoff } from '../../src/search/text/filters.js';
+import { queryTerms } from '../../src/search/text/query-terms.js';
+import { makeSnippet } from '../../src/search/text/snippet.js';
+
+describe('search text helpers', () => {
+  it('reduces queries to plain terms', () => {
+    expect(queryTerms('"Tidal" NEAR(turbines, cable)* ^title: -power')).toEqual([
+      'tidal',
+      'near',
+      'turbines',
+      'cable',
+      'title',
+      'power',
+    ]);
+    expect(queryTerms('the effect of the drug')).toEqual(['effect', 'drug']);
+    expect(queryTerms('to be or not to be')).toEqual(['to', 'be', 'or', 'not']);
+    expect(queryTerms('潮汐涡轮机')).toEqual(['潮汐', '涡轮', '机']);
+    expect(queryTerms(". - ( ) , / ' % + $ :")).toEqual([]);
+  });
+
+  it('segments CJK runs and leaves other text alone', () => {
+    expect(segmentCjk('plain text')).toBe('plain text');
+    expect(segmentCjk('東京の天気').trim().split(/\s+/)).toEqual(['東京', 'の', '天気']);
+  });
+
+  it('normalises domain filters', () => {
+    expect(normaliseDomain('https://Example.com/path?q=1')).toBe('example.com');
+    expect(normaliseDomain('*.example.org.')).toBe('example.org');
+    expect(normaliseDomain('  ')).toBeUndefined();
+  });
+
+  it('floors the recency cut-off to the start of the UTC day', () => {
+    const now = new Date('2026-03-15T12:00:00Z');
+    expect(new Date(recencyCutoff('oneDay', now)!).toISOString()).toBe('2026-03-14T00:00:00.000Z');
+    expect(recencyCutoff('noLimit', now)).toBeUndefined();
+  });
+
+  it('cuts snippets at word boundaries around the matches', () => {
+    const text = `${'alpha beta gamma '.repeat(30)}the rare zeppelin word ${'delta epsilon '.repeat(30)}`;
+    const s = makeSnippet(text, ['zeppelin']);
+    expect(s).toContain('zeppelin');
+    expect(s.startsWith('…')).toBe(true);
+    expect(s.endsWith('…')).toBe(true);
+    expect(
+      s
+        .slice(1, -1)
+        .trim()
+        .split(' ')
+        .every((w) => /^(alpha|beta|gamma|the|rare|zeppelin|word|delta|epsilon)$/.test(w)),
+    ).toBe(true);
+    expect(makeSnippet('short text', ['x'])).toBe('short text');
+    expect(makeSnippet(`${'甲乙丙丁'.repeat(100)}潮汐${'甲乙丙丁'.repeat(100)}`, ['潮汐'])).toContain('潮汐');
+  });
+});
