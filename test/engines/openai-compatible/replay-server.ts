@@ -41,6 +41,8 @@ export class ReplayServer {
   readonly requests: RecordedRequest[] = [];
   /** Responses whose socket closed before the reply was fully written (client aborts). */
   closedEarly = 0;
+  /** Connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  connections = 0;
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly closeWaiters: (() => void)[] = [];
@@ -50,6 +52,7 @@ export class ReplayServer {
     this.server = createServer((req, res) => void this.serve(req, res));
     this.server.on('connection', (socket: Socket) => {
       socket.setNoDelay(true);
+      this.connections++;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { ChatEngine, ChatRequest, ChatStreamPart } from '../types.js';
 import { createAgent, postJson } from './http.js';
 import { type OpenAICompatibleOptions, resolveOptions } from './options.js';
@@ -5,6 +6,15 @@ import { relaySse, relayWhole } from './relay.js';
 import { buildChatBody } from './request-body.js';
 import { countTokensUpstream } from './tokenize.js';
 import { upstreamFailure } from './upstream-errors.js';
+
+/** The start of an unexpected body (a proxy's error page), for the log. */
+async function bodySnippet(body: Dispatcher.ResponseData['body']): Promise<string> {
+  try {
+    return (await body.text()).slice(0, 1_000);
+  } catch (err) {
+    return `(unreadable: ${String(err)})`;
+  }
+}
 
 /**
  * A chat engine backed by an OpenAI-style `/chat/completions` server: vLLM, SGLang, Ollama's `/v1`,
@@ -27,8 +37,10 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
     } else if (type.includes('json') || !resolved.stream) {
       yield* relayWhole(resolved, response, signal);
     } else {
-      response.body.destroy();
-      throw upstreamFailure(resolved, `unexpected content type ${type || '(none)'}`, { phase: 'headers' });
+      throw upstreamFailure(resolved, `unexpected content type ${type || '(none)'}`, {
+        phase: 'headers',
+        body: await bodySnippet(response.body),
+      });
     }
   }
 

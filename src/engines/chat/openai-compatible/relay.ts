@@ -44,22 +44,32 @@ export async function* relaySse(
   const out: ChatStreamPart[] = [];
   let yielded = false;
   let done = false;
+  let failed: unknown;
   try {
     for await (const chunk of body) {
       if (done) continue;
       decoder.feed(chunk);
-      for (let data = decoder.next(); data !== undefined; data = decoder.next()) {
-        if (data === '[DONE]') {
-          done = true;
-          mapper.finish(out);
-          break;
+      try {
+        for (let data = decoder.next(); data !== undefined; data = decoder.next()) {
+          if (data === '[DONE]') {
+            done = true;
+            mapper.finish(out);
+            break;
+          }
+          mapper.chunk(parseEvent(data, decoder.isError), out);
         }
-        mapper.chunk(parseEvent(data, decoder.isError), out);
+      } catch (err) {
+        // The parts mapped before the bad event reached the client's side of the wire; relay them first.
+        failed = err;
       }
-      if (out.length === 0) continue;
-      yielded = true;
-      for (let i = 0; i < out.length; i++) yield out[i]!;
+      if (out.length > 0) yielded = true;
+      for (let i = 0; i < out.length; i++) {
+        // A chunk can hold many events: an abort must not wait for the rest of them.
+        if (signal.aborted) throw signal.reason;
+        yield out[i]!;
+      }
       out.length = 0;
+      if (failed !== undefined) throw failed;
     }
   } catch (err) {
     if (signal.aborted) throw signal.reason;

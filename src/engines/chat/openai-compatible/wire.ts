@@ -9,6 +9,7 @@ export interface WireToolCall {
 
 /** A stream `delta` or a whole reply's `message`: the same fields either way. */
 export interface WireDelta {
+  role?: string;
   content?: string | null;
   /** vLLM before 0.10, DeepSeek, SGLang. */
   reasoning_content?: string | null;
