@@ -1,0 +1,160 @@
+import {
+  type ChatHistoryItem,
+  type ChatModelFunctions,
+  type ChatWrapper,
+  LlamaChat,
+  type LlamaContextSequence,
+  type LlamaGrammar,
+  type LlamaModel,
+  resolveChatWrapper,
+  type Token,
+} from 'node-llama-cpp';
+import { ApiError } from '../../../errors/api-error.js';
+import type {
+  ChatEngine,
+  ChatEngineCapabilities,
+  ChatMessage,
+  ChatRequest,
+  ChatStreamPart,
+  FunctionTool,
+} from '../types.js';
+import { detectCapabilities } from './capabilities.js';
+import { runGeneration } from './generation.js';
+import { checkGguf } from './gguf-check.js';
+import { toChatHistory, toFunctions } from './history.js';
+import { type LlamaCppEngineOptions, resolveOptions } from './options.js';
+import { sharedLlama } from './runtime.js';
+import { SequencePool } from './sequence-pool.js';
+
+export interface LlamaCppEngine extends ChatEngine {
+  /** Sequences free right now and requests waiting for one (for health and tests). */
+  readonly load: { available: number; waiting: number };
+}
+
+interface Slot {
+  sequence: LlamaContextSequence;
+  chat: LlamaChat;
+}
+
+function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+class Engine implements LlamaCppEngine {
+  private jsonGrammar: Promise<LlamaGrammar> | undefined;
+
+  constructor(
+    readonly capabilities: ChatEngineCapabilities,
+    private readonly model: LlamaModel,
+    private readonly wrapper: ChatWrapper,
+    private readonly pool: SequencePool<Slot>,
+    private readonly contextSize: number,
+    private readonly dispose: () => Promise<void>,
+  ) {}
+
+  get load() {
+    return { available: this.pool.available, waiting: this.pool.waiting };
+  }
+
+  /** The prompt exactly as LlamaChat will evaluate it: the same wrapper, history and functions. */
+  private promptTokens(history: ChatHistoryItem[], functions: ChatModelFunctions | undefined): Token[] {
+    const state = this.wrapper.generateContextState({
+      chatHistory: history,
+      availableFunctions: functions,
+      documentFunctionParams: true,
+    });
+    return state.contextText.tokenize(this.model.tokenizer);
+  }
+
+  async countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number> {
+    return this.promptTokens(toChatHistory(messages), toFunctions(tools)).length;
+  }
+
+  async *generate(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart> {
+    const history = toChatHistory(request.messages);
+    const json = request.responseFormat === 'json_object';
+    // node-llama-cpp takes either a grammar or functions: JSON mode does not offer tools.
+    const functions = json ? undefined : toFunctions(request.tools);
+    const grammar = json ? await this.grammar() : undefined;
+    const prompt = this.promptTokens(history, functions);
+    if (prompt.length >= this.contextSize) {
+      throw new ApiError(
+        1261,
+        `Prompt is ${prompt.length} tokens; the model's context window is ${this.contextSize} tokens`,
+      );
+    }
+    let lease: Awaited<ReturnType<SequencePool<Slot>['acquire']>>;
+    try {
+      lease = await this.pool.acquire(signal, (slot) => commonPrefix(slot.sequence.contextTokens, prompt));
+    } catch (err) {
+      if (signal.aborted && !(err instanceof ApiError)) return;
+      throw err;
+    }
+    try {
+      const { chat, sequence } = lease.item;
+      // The last prompt token is always evaluated again to get the next token's logits.
+      const cachedTokens = Math.min(commonPrefix(sequence.contextTokens, prompt), prompt.length - 1);
+      yield* runGeneration(
+        {
+          chat,
+          history,
+          functions,
+          grammar,
+          request,
+          promptTokens: prompt.length,
+          cachedTokens: Math.max(0, cachedTokens),
+          roomForOutput: this.contextSize - prompt.length,
+        },
+        signal,
+      );
+    } finally {
+      lease.release();
+    }
+  }
+
+  private grammar(): Promise<LlamaGrammar> {
+    this.jsonGrammar ??= this.model.llama.getGrammarFor('json');
+    return this.jsonGrammar;
+  }
+
+  close(): Promise<void> {
+    return this.dispose();
+  }
+}
+
+/**
+ * The embedded llama.cpp chat engine for one GGUF. The file's metadata is checked in pure JS
+ * before the native loader sees it (a bad file is a thrown ModelFileError, not a crashed process).
+ */
+export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
+  const o = resolveOptions(options);
+  const info = await checkGguf(o.modelPath);
+  const llama = await sharedLlama(o.gpu);
+  const model = await llama.loadModel({ modelPath: o.modelPath, gpuLayers: o.gpu === false ? 0 : 'auto' });
+  try {
+    const context = await model.createContext({
+      contextSize: o.contextSize,
+      sequences: o.parallel,
+      threads: o.threads,
+    });
+    const wrapper = resolveChatWrapper(model);
+    const slots: Slot[] = [];
+    for (let i = 0; i < o.parallel; i++) {
+      const sequence = context.getSequence();
+      slots.push({ sequence, chat: new LlamaChat({ contextSequence: sequence, chatWrapper: wrapper }) });
+    }
+    const trained = info.architectureMetadata.context_length ?? 0;
+    const capabilities = detectCapabilities(wrapper, trained, o);
+    const pool = new SequencePool(slots, o.queueLimit);
+    return new Engine(capabilities, model, wrapper, pool, context.contextSize, async () => {
+      await context.dispose();
+      await model.dispose();
+    });
+  } catch (err) {
+    await model.dispose();
+    throw err;
+  }
+}

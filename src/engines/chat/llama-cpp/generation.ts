@@ -1,0 +1,136 @@
+import type {
+  ChatHistoryItem,
+  ChatModelFunctions,
+  LlamaChat,
+  LlamaChatResponse,
+  LlamaGrammar,
+  Token,
+} from 'node-llama-cpp';
+import { ApiError } from '../../../errors/api-error.js';
+import type { ChatRequest, ChatStreamPart, FinishReason } from '../types.js';
+import { AsyncQueue } from './async-queue.js';
+import { newToolCallId } from './tool-call-id.js';
+
+export interface GenerationInput {
+  chat: LlamaChat;
+  history: ChatHistoryItem[];
+  functions: ChatModelFunctions | undefined;
+  grammar: LlamaGrammar | undefined;
+  request: ChatRequest;
+  promptTokens: number;
+  cachedTokens: number;
+  /** Room left in the sequence's window after the prompt. */
+  roomForOutput: number;
+}
+
+type StopReason = LlamaChatResponse['metadata']['stopReason'];
+
+function finishReason(stop: StopReason, cappedByContext: boolean): FinishReason {
+  if (stop === 'functionCalls') return 'tool_calls';
+  if (stop === 'maxTokens') return cappedByContext ? 'model_context_window_exceeded' : 'length';
+  return 'stop';
+}
+
+/**
+ * Runs one LlamaChat generation on a leased sequence and yields its output as stream parts.
+ * Stopping early (the consumer returns, or `signal` aborts) aborts generation and waits for
+ * node-llama-cpp to let go of the sequence before returning, so the caller can lend it again.
+ */
+export async function* runGeneration(input: GenerationInput, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
+  const { chat, request } = input;
+  const stopper = new AbortController();
+  const onAbort = () => stopper.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) stopper.abort(signal.reason);
+
+  const parts = new AsyncQueue<ChatStreamPart>();
+  const meter = chat.sequence.tokenMeter;
+  const outputBefore = meter.usedOutputTokens;
+  const maxTokens = Math.min(request.maxTokens, input.roomForOutput);
+  let textStarted = false;
+  let reasoningTokens = 0;
+  let calls = 0;
+  const { sampling } = request;
+  const greedy = sampling.greedy || sampling.temperature === 0;
+
+  const common = {
+    signal: stopper.signal,
+    stopOnAbortSignal: true,
+    maxTokens,
+    temperature: greedy ? 0 : sampling.temperature,
+    topP: greedy ? undefined : sampling.topP,
+    seed: sampling.seed,
+    // The API has no repetition penalty; node-llama-cpp enables one by default.
+    repeatPenalty: false as const,
+    customStopTriggers: request.stop.length > 0 ? request.stop : undefined,
+    budgets: request.thinking ? undefined : { thoughtTokens: 0 },
+    onResponseChunk(chunk: {
+      type: 'segment' | undefined;
+      segmentType: string | undefined;
+      text: string;
+      tokens: Token[];
+    }) {
+      if (chunk.type === 'segment') {
+        if (chunk.segmentType !== 'thought') return;
+        reasoningTokens += chunk.tokens.length;
+        // The wire format puts all reasoning before the answer; a late thought is not shown.
+        if (chunk.text !== '' && !textStarted) parts.push({ type: 'reasoning-delta', text: chunk.text });
+        return;
+      }
+      // Templates put newlines after `</think>`; they are markup, not the start of the answer.
+      const text = textStarted ? chunk.text : chunk.text.replace(/^\n+/, '');
+      if (text === '') return;
+      textStarted = true;
+      parts.push({ type: 'text-delta', text });
+    },
+  };
+  const onFunctionCall = (call: { functionName: string; params: unknown }) => {
+    const index = calls++;
+    parts.push({ type: 'tool-call-start', index, id: newToolCallId(), name: call.functionName });
+    parts.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(call.params ?? {}) });
+    parts.push({ type: 'tool-call-end', index });
+  };
+
+  const run = (
+    input.grammar !== undefined
+      ? chat.generateResponse(input.history, { ...common, grammar: input.grammar })
+      : chat.generateResponse(input.history, {
+          ...common,
+          functions: input.functions,
+          documentFunctionParams: true,
+          onFunctionCall,
+        })
+  ).then(
+    (res) => {
+      if (res.metadata.stopReason !== 'abort') {
+        parts.push({
+          type: 'finish',
+          reason: finishReason(res.metadata.stopReason, maxTokens < request.maxTokens),
+          usage: {
+            promptTokens: input.promptTokens,
+            completionTokens: meter.usedOutputTokens - outputBefore,
+            cachedTokens: input.cachedTokens,
+            reasoningTokens,
+          },
+        });
+      }
+      parts.close();
+    },
+    (err: unknown) => {
+      // An abort during prompt evaluation throws even with stopOnAbortSignal: it is not a failure.
+      if (stopper.signal.aborted) parts.close();
+      else parts.fail(new ApiError(1234, 'The embedded model failed while generating', { cause: err }));
+    },
+  );
+
+  try {
+    for await (const part of parts.drain()) {
+      if (stopper.signal.aborted) break;
+      yield part;
+    }
+  } finally {
+    stopper.abort();
+    signal.removeEventListener('abort', onAbort);
+    await run;
+  }
+}
