@@ -45,6 +45,8 @@ export function stripChrome(root: DomDocument | DomElement): void {
 const BOILERPLATE_NAME =
   /(^|[\s_-])(share|sharing|social|newsletter|subscribe|subscription|related|recommend\w*|promo\w*|advert\w*|ads?|sponsor\w*|cookie\w*|popup|modal|breadcrumbs?|signup|outbrain|taboola)($|[\s_-])/i;
 
+const AD_LABEL = /^\s*(advertisement|advertising|sponsored|sponsored content|anzeige|publicité|广告)\s*$/i;
+
 const linkDensity = (element: DomElement): number => {
   const text = (element.textContent ?? '').trim().length;
   if (text === 0) return 1;
@@ -58,6 +60,10 @@ const linkDensity = (element: DomElement): number => {
  * class names, so long prose is kept.
  */
 export function removeFurniture(root: DomElement): void {
+  for (const element of all(root, 'div, p, span, section, aside')) {
+    // Ad slots labelled as such carry no article text.
+    if (AD_LABEL.test(element.textContent ?? '')) element.remove();
+  }
   for (const element of all(root, '[class], [id]')) {
     const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
     if (!BOILERPLATE_NAME.test(name)) continue;

@@ -1,3 +1,5 @@
+import { decodeWindows1252 } from './windows-1252.js';
+
 /**
  * Bytes to text the way browsers do it (WHATWG encoding sniffing, simplified): a BOM wins, then the
  * HTTP `charset`, then a `<meta charset>` or `http-equiv` declaration in the first bytes, then UTF-8
@@ -55,6 +57,8 @@ export function detectCharset(bytes: Uint8Array, contentType: string): string {
 }
 
 export function decodeBody(bytes: Uint8Array, contentType: string): string {
+  const encoding = detectCharset(bytes, contentType);
+  if (encoding === 'windows-1252') return decodeWindows1252(bytes);
   // TextDecoder drops a leading BOM of its own encoding by default.
-  return new TextDecoder(detectCharset(bytes, contentType)).decode(bytes);
+  return new TextDecoder(encoding).decode(bytes);
 }

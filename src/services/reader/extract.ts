@@ -42,6 +42,8 @@ export function extractContent(parse: () => DomDocument): Extraction {
   const doc = parse();
   markCodeLanguages(doc);
   removeHidden(doc);
+  // Before Readability, which turns small divs into paragraphs and loses their class names.
+  if (doc.body) removeFurniture(doc.body);
   const article = readabilityExtract(doc);
   let result: Extraction | undefined;
   if (article) {

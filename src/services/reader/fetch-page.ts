@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Agent } from 'undici';
 import { BlockedAddressError, DnsError } from './address-guard.js';
 import { readBounded, TooLargeError, UnsupportedEncodingError } from './body-reader.js';
@@ -72,18 +73,18 @@ export async function fetchPage(
     const { statusCode, headers, body } = response;
     const location = header(headers, 'location');
     if (REDIRECTS.has(statusCode) && location) {
-      body.destroy();
+      discard(body);
       if (hop >= limits.maxRedirects) throw upstreamFailure(startUrl, `more than ${limits.maxRedirects} redirects`);
       url = parseFetchableUrl(new URL(location, url).href, 'redirect target');
       continue;
     }
     if (statusCode >= 400) {
-      body.destroy();
+      discard(body);
       throw upstreamFailure(startUrl, `the server answered HTTP ${statusCode}`);
     }
     const length = Number(header(headers, 'content-length'));
     if (Number.isFinite(length) && length > limits.maxBytes) {
-      body.destroy();
+      discard(body);
       throw upstreamFailure(startUrl, `response too large (${length} bytes, limit ${limits.maxBytes})`);
     }
     try {
@@ -93,6 +94,15 @@ export async function fetchPage(
       throw describeFailure(error, startUrl, url, deadline, hop > 0);
     }
   }
+}
+
+/**
+ * Drops a body the reader does not want (a redirect's, an error page's, an oversized one). Destroying
+ * an unfinished undici body emits its own abort error, which carries nothing about the page.
+ */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 const causes = (error: unknown): unknown[] => {

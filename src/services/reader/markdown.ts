@@ -47,6 +47,27 @@ function build(gfmEnabled: boolean): TurndownService {
       !(node as unknown as { querySelector(s: string): unknown }).querySelector('img'),
     replacement: () => '',
   });
+  // Turndown pads list markers to four columns (`-   item`); one space is what people write.
+  service.addRule('compactListItem', {
+    filter: 'li',
+    replacement: (content, node, options) => {
+      const item = node as unknown as {
+        parentNode: { nodeName: string; getAttribute(n: string): string | null; children: ArrayLike<unknown> } | null;
+        nextSibling: unknown;
+      };
+      const parent = item.parentNode;
+      let prefix = `${options.bulletListMarker} `;
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? '1') || 1;
+        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
+      return prefix + body + (item.nextSibling && !/\n$/.test(body) ? '\n' : '');
+    },
+  });
   service.remove(['script', 'style', 'noscript']);
   return service;
 }
