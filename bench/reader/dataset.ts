@@ -1,0 +1,47 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
+
+/**
+ * The benchmark pages: one folder per page under `data/`, holding `source.html` (the page as served)
+ * and the ground truth as `expected.txt` (plain text) or `expected.html` (the article's markup,
+ * whose text is taken), in the layout of Mozilla Readability's test pages; `url.txt` optionally
+ * gives the page's address.
+ */
+export interface BenchPage {
+  name: string;
+  url: string;
+  html: string;
+  truth: string;
+}
+
+export const DATA_DIR = new URL('./data/', import.meta.url);
+
+const htmlText = (html: string): string => {
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`) as unknown as {
+    document: { body: { textContent: string | null } };
+  };
+  return document.body.textContent ?? '';
+};
+
+export function loadPages(dir: string = DATA_DIR.pathname): BenchPage[] {
+  if (!existsSync(dir)) return [];
+  const pages: BenchPage[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const folder = join(dir, name);
+    const source = join(folder, 'source.html');
+    if (!existsSync(source)) continue;
+    const txt = join(folder, 'expected.txt');
+    const html = join(folder, 'expected.html');
+    const truth = existsSync(txt)
+      ? readFileSync(txt, 'utf8')
+      : existsSync(html)
+        ? htmlText(readFileSync(html, 'utf8'))
+        : undefined;
+    if (truth === undefined) continue;
+    const urlFile = join(folder, 'url.txt');
+    const url = existsSync(urlFile) ? readFileSync(urlFile, 'utf8').trim() : `http://fakehost/test/${name}/`;
+    pages.push({ name, url, html: readFileSync(source, 'utf8'), truth });
+  }
+  return pages;
+}
