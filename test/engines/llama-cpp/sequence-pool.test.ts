@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { SequencePool } from '../../../src/engines/chat/llama-cpp/sequence-pool.js';
+import { ApiError } from '../../../src/errors/api-error.js';
+
+const never = new AbortController().signal;
+
+describe('SequencePool', () => {
+  it('lends the free item with the best score', async () => {
+    const pool = new SequencePool(['a', 'bbb', 'cc'], 0);
+    const lease = await pool.acquire(never, (s) => s.length);
+    expect(lease.item).toBe('bbb');
+    expect(pool.available).toBe(2);
+    lease.release();
+    lease.release();
+    expect(pool.available).toBe(3);
+  });
+
+  it('queues FIFO up to the limit, then refuses with 1305', async () => {
+    const pool = new SequencePool(['only'], 2);
+    const first = await pool.acquire(never);
+    const order: string[] = [];
+    const second = pool.acquire(never).then((l) => {
+      order.push('second');
+      return l;
+    });
+    const third = pool.acquire(never).then((l) => {
+      order.push('third');
+      return l;
+    });
+    const refused = await pool.acquire(never).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ code: 1305, retryAfter: 1 });
+    first.release();
+    (await second).release();
+    (await third).release();
+    expect(order).toEqual(['second', 'third']);
+    expect(pool.available).toBe(1);
+  });
+
+  it('a waiter whose signal aborts leaves the queue with the abort reason', async () => {
+    const pool = new SequencePool(['only'], 1);
+    const held = await pool.acquire(never);
+    const ac = new AbortController();
+    const waiting = pool.acquire(ac.signal);
+    expect(pool.waiting).toBe(1);
+    ac.abort(new Error('client went away'));
+    await expect(waiting).rejects.toThrow('client went away');
+    expect(pool.waiting).toBe(0);
+    held.release();
+    expect(pool.available).toBe(1);
+  });
+
+  it('an already aborted signal never takes an item', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const pool = new SequencePool(['only'], 1);
+    await expect(pool.acquire(ac.signal)).rejects.toBeDefined();
+    expect(pool.available).toBe(1);
+  });
+});
