@@ -1,0 +1,7 @@
+/** What a command may touch of its process: passed in, so that commands are testable. */
+export interface CliEnv {
+  cwd: string;
+  vars: Readonly<Record<string, string | undefined>>;
+  out(line: string): void;
+  err(line: string): void;
+}

@@ -1,0 +1,104 @@
+import { ConfigError, loadConfig } from '../config/load.js';
+import type { KeyLimits } from '../config/schema.js';
+import { closeServices, createServices } from '../services/create-services.js';
+import type { Endpoint } from '../stores/types.js';
+import { parse, positiveInt, UsageError } from './args.js';
+import type { CliEnv } from './cli-env.js';
+
+export const KEYS_USAGE = `Usage:
+  gen-platform keys create --name NAME [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]
+  gen-platform keys list
+  gen-platform keys revoke ID
+Every command takes --data DIR and --config FILE (or GEN_PLATFORM_DATA / GEN_PLATFORM_CONFIG).`;
+
+function parseEndpoints(value: string | undefined): Endpoint[] | undefined {
+  if (value === undefined) return undefined;
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = list.find((e) => e !== 'general' && e !== 'coding');
+  if (bad !== undefined || list.length === 0)
+    throw new UsageError(`--endpoints takes general and/or coding, got "${value}"`);
+  return [...new Set(list)] as Endpoint[];
+}
+
+function parseLimits(v: { concurrent?: string; rpm?: string; window?: string[] }): KeyLimits | undefined {
+  if (v.concurrent === undefined && v.rpm === undefined && !v.window?.length) return undefined;
+  const windows = (v.window ?? []).map((w) => {
+    const m = /^(\d+)\/(\d+(?:\.\d+)?)h$/.exec(w);
+    if (!m || Number(m[1]) < 1 || Number(m[2]) <= 0)
+      throw new UsageError(`--window takes REQUESTS/HOURSh, e.g. 100/5h; got "${w}"`);
+    return { requests: Number(m[1]), hours: Number(m[2]) };
+  });
+  return {
+    concurrent: positiveInt('concurrent', v.concurrent) ?? 0,
+    requests_per_minute: positiveInt('rpm', v.rpm) ?? 0,
+    windows,
+  };
+}
+
+export async function keysCommand(argv: string[], env: CliEnv): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    name: { type: 'string' },
+    endpoints: { type: 'string' },
+    concurrent: { type: 'string' },
+    rpm: { type: 'string' },
+    window: { type: 'string', multiple: true },
+  });
+  const [action, ...rest] = positionals;
+  if (values.help || !action) {
+    env.out(KEYS_USAGE);
+    return values.help ? 0 : 2;
+  }
+  const { config } = loadConfig({
+    file: values.config as string | undefined,
+    cwd: env.cwd,
+    env: env.vars,
+    flags: { data: values.data as string | undefined },
+  });
+  const services = await createServices(config);
+  try {
+    switch (action) {
+      case 'create': {
+        const name = values.name as string | undefined;
+        if (!name) throw new UsageError('keys create needs --name NAME');
+        const { key, record } = await services.keys.create({
+          name,
+          endpoints: parseEndpoints(values.endpoints as string | undefined),
+          limits: parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }),
+        });
+        env.out(`Created key ${record.id} (${record.name}) for endpoints: ${record.endpoints.join(', ')}.`);
+        env.out('The key is shown only this once:');
+        env.out(key);
+        return 0;
+      }
+      case 'list': {
+        const keys = await services.keys.list();
+        if (keys.length === 0) env.out('No keys.');
+        for (const k of keys) {
+          const state = k.revokedAt === undefined ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`;
+          env.out(`${k.id}  ${k.role.padEnd(5)}  ${k.endpoints.join(',').padEnd(14)}  ${state.padEnd(7)}  ${k.name}`);
+        }
+        return 0;
+      }
+      case 'revoke': {
+        const id = rest[0];
+        if (!id) throw new UsageError('keys revoke needs the key ID (the part before the dot)');
+        const found = await services.keys.revoke(id.split('.')[0]!);
+        if (!found) {
+          env.err(`No key with id ${id}.`);
+          return 1;
+        }
+        env.out(`Revoked key ${id.split('.')[0]}.`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown keys action "${action}"\n${KEYS_USAGE}`);
+    }
+  } finally {
+    await closeServices(services);
+  }
+}
+
+export { ConfigError };

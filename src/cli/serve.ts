@@ -1,0 +1,51 @@
+import { loadConfig } from '../config/load.js';
+import { buildApp } from '../server/app.js';
+import { closeServices, createServices } from '../services/create-services.js';
+import { parse, positiveInt } from './args.js';
+import type { CliEnv } from './cli-env.js';
+
+export const SERVE_USAGE = 'Usage: gen-platform serve [--port N] [--host H] [--config FILE] [--data DIR]';
+
+/** Serves until SIGINT/SIGTERM; resolves with the exit code. */
+export async function serveCommand(argv: string[], env: CliEnv): Promise<number> {
+  const { values } = parse(argv, { port: { type: 'string' }, host: { type: 'string' } });
+  if (values.help) {
+    env.out(SERVE_USAGE);
+    return 0;
+  }
+  const { config, file } = loadConfig({
+    file: values.config as string | undefined,
+    cwd: env.cwd,
+    env: env.vars,
+    flags: {
+      port: positiveInt('port', values.port as string | undefined),
+      host: values.host as string | undefined,
+      data: values.data as string | undefined,
+    },
+  });
+  const services = await createServices(config);
+  const adminKey = await services.keys.ensureAdminKey();
+  if (adminKey) {
+    env.out('Created the admin key for /admin (shown only this once; set GEN_PLATFORM_ADMIN_KEY to use your own):');
+    env.out(adminKey);
+  }
+  const app = await buildApp({ services, logger: config.log.level === 'silent' ? false : { level: config.log.level } });
+  await app.listen({ port: config.server.port, host: config.server.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.server.port;
+  env.out(
+    `gen-platform serving on http://${config.server.host}:${port} (data: ${config.data_dir}${file ? `, config: ${file}` : ''})`,
+  );
+
+  return new Promise<number>((resolve) => {
+    const stop = async () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      await app.close();
+      await closeServices(services);
+      resolve(0);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,93 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import { parseDocument } from 'yaml';
+import { type Config, ConfigSchema } from './schema.js';
+
+/** A configuration that cannot be used; the message names the key and the rule. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface ConfigSources {
+  /** `--config`; else `GEN_PLATFORM_CONFIG`; else `./gen-platform.yaml` when it exists. */
+  file?: string | undefined;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Command-line flags, which win over the file and the environment. */
+  flags?: { port?: number | undefined; host?: string | undefined; data?: string | undefined };
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file the configuration came from, if any. */
+  file: string | undefined;
+}
+
+type Json = Record<string, unknown>;
+
+function readFile(file: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`config file ${file} cannot be read: ${(err as Error).message}`);
+  }
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) throw new ConfigError(`config file ${file}: ${doc.errors[0]?.message}`);
+  const value: unknown = doc.toJS() ?? {};
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError(`config file ${file}: must be a mapping`);
+  return value as Json;
+}
+
+function section(obj: Json, key: string): Json {
+  const current = obj[key];
+  if (current === undefined || current === null) obj[key] = {};
+  else if (typeof current !== 'object' || Array.isArray(current))
+    throw new ConfigError(`config: ${key} must be a mapping`);
+  return obj[key] as Json;
+}
+
+function envPort(value: string): number {
+  if (!/^\d+$/.test(value)) throw new ConfigError(`env PORT: must be an integer from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+function applyOverrides(raw: Json, sources: ConfigSources, baseDir: string): void {
+  const { env, flags = {}, cwd } = sources;
+  if (typeof raw['data_dir'] === 'string') raw['data_dir'] = path.resolve(baseDir, raw['data_dir']);
+  if (env['GEN_PLATFORM_DATA']) raw['data_dir'] = path.resolve(cwd, env['GEN_PLATFORM_DATA']);
+  if (env['PORT']) section(raw, 'server')['port'] = envPort(env['PORT']);
+  if (env['HOST']) section(raw, 'server')['host'] = env['HOST'];
+  if (env['DATABASE_URL']) section(raw, 'database')['url'] = env['DATABASE_URL'];
+  if (env['REDIS_URL']) section(raw, 'redis')['url'] = env['REDIS_URL'];
+  if (env['LOG_LEVEL']) section(raw, 'log')['level'] = env['LOG_LEVEL'];
+  if (env['GEN_PLATFORM_SECRET_KEY']) section(raw, 'security')['secret_key'] = env['GEN_PLATFORM_SECRET_KEY'];
+  if (env['GEN_PLATFORM_ADMIN_KEY']) section(raw, 'security')['admin_key'] = env['GEN_PLATFORM_ADMIN_KEY'];
+  if (flags.port !== undefined) section(raw, 'server')['port'] = flags.port;
+  if (flags.host !== undefined) section(raw, 'server')['host'] = flags.host;
+  if (flags.data !== undefined) raw['data_dir'] = path.resolve(cwd, flags.data);
+  if (raw['data_dir'] === undefined) raw['data_dir'] = path.resolve(cwd, 'data');
+}
+
+function describeErrors(value: unknown): string | undefined {
+  const first = Value.Errors(ConfigSchema, value).First();
+  if (!first) return undefined;
+  const key = first.path.replace(/^\//, '').replaceAll('/', '.') || '(root)';
+  const rule = first.schema.description ? ` (${first.schema.description})` : '';
+  return `config: ${key}: ${first.message}, got ${JSON.stringify(first.value)}${rule}`;
+}
+
+/** Reads the file, applies environment and flags, fills defaults and validates, once, at start-up. */
+export function loadConfig(sources: ConfigSources): LoadedConfig {
+  const explicit = sources.file ?? sources.env['GEN_PLATFORM_CONFIG'];
+  const fallback = path.resolve(sources.cwd, 'gen-platform.yaml');
+  const file = explicit ? path.resolve(sources.cwd, explicit) : existsSync(fallback) ? fallback : undefined;
+  const raw = file ? readFile(file) : {};
+  applyOverrides(raw, sources, file ? path.dirname(file) : sources.cwd);
+  const withDefaults = Value.Default(ConfigSchema, raw);
+  const problem = describeErrors(withDefaults);
+  if (problem) throw new ConfigError(file ? `${problem} [${file}]` : problem);
+  return { config: withDefaults as Config, file };
+}

@@ -1,0 +1,122 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/**
+ * The one configuration schema. Every key has its default here; docs/configuration.md is checked
+ * against this schema by a test. Engine deployments are validated by their engine's own schema.
+ */
+const LimitWindow = Type.Object(
+  {
+    requests: Type.Integer({ minimum: 1, description: 'Requests allowed in the window.' }),
+    hours: Type.Number({ exclusiveMinimum: 0, description: 'Length of the sliding window in hours.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const KeyLimitsSchema = Type.Object(
+  {
+    concurrent: Type.Integer({ minimum: 0, default: 0, description: 'Requests in flight per key; 0 = no limit.' }),
+    requests_per_minute: Type.Integer({
+      minimum: 0,
+      default: 0,
+      description: 'Requests per minute per key; 0 = no limit.',
+    }),
+    windows: Type.Array(LimitWindow, {
+      default: [],
+      description: 'Usage windows, e.g. `[{requests: 1000, hours: 5}]`; 1308 when one is exhausted.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type KeyLimits = Static<typeof KeyLimitsSchema>;
+
+const Deployment = Type.Object(
+  { engine: Type.String({ minLength: 1, description: 'Engine name: `llama-cpp`, `openai-compatible`, ...' }) },
+  { additionalProperties: true },
+);
+
+export const ConfigSchema = Type.Object(
+  {
+    server: Type.Object(
+      {
+        host: Type.String({ default: '127.0.0.1', minLength: 1, description: 'Address to listen on (env `HOST`).' }),
+        port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'Port (env `PORT`).' }),
+        body_limit: Type.Integer({
+          minimum: 1024,
+          default: 10 * 1024 * 1024,
+          description: 'Largest request body in bytes.',
+        }),
+        public_url: Type.Optional(
+          Type.String({ minLength: 1, description: 'Base URL that clients reach this server at, used in file URLs.' }),
+        ),
+        trust_proxy: Type.Boolean({ default: false, description: 'Trust `X-Forwarded-*` headers.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    data_dir: Type.String({
+      default: './data',
+      minLength: 1,
+      description: 'SQLite database, server key and files (env `GEN_PLATFORM_DATA`).',
+    }),
+    database: Type.Object(
+      {
+        url: Type.Optional(
+          Type.String({
+            pattern: '^postgres(ql)?://',
+            description: 'PostgreSQL URL (env `DATABASE_URL`); unset = SQLite under data_dir.',
+          }),
+        ),
+        schema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]*$', description: 'PostgreSQL schema to use.' })),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    redis: Type.Object(
+      { url: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Redis URL (env `REDIS_URL`).' })) },
+      { additionalProperties: false, default: {} },
+    ),
+    log: Type.Object(
+      {
+        level: Type.Union(
+          ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+          { default: 'info', description: 'Log level (env `LOG_LEVEL`).' },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    security: Type.Object(
+      {
+        secret_key: Type.Optional(
+          Type.String({
+            pattern: '^[0-9a-fA-F]{64}$',
+            description:
+              'Key that encrypts API-key secrets at rest (64 hex chars, env `GEN_PLATFORM_SECRET_KEY`); unset = `server.key` in data_dir, created on first start.',
+          }),
+        ),
+        admin_key: Type.Optional(
+          Type.String({
+            minLength: 16,
+            description:
+              'Admin key for `/admin` (env `GEN_PLATFORM_ADMIN_KEY`); unset = one is created on first start and printed once.',
+          }),
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    limits: Type.Object(
+      {
+        concurrent: KeyLimitsSchema.properties.concurrent,
+        requests_per_minute: KeyLimitsSchema.properties.requests_per_minute,
+        windows: KeyLimitsSchema.properties.windows,
+      },
+      { additionalProperties: false, default: {}, description: 'Defaults for keys that carry no limits of their own.' },
+    ),
+    models: Type.Record(
+      Type.String(),
+      Type.Object({ deployments: Type.Array(Deployment, { minItems: 1 }) }, { additionalProperties: false }),
+      { default: {}, description: 'Model code → engine deployments.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema>;
+export type DeploymentConfig = Static<typeof Deployment> & Record<string, unknown>;

@@ -1,0 +1,76 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { KeyLimitsSchema } from '../config/schema.js';
+import { ApiError } from '../errors/api-error.js';
+import { toKeyView } from '../services/keys/key-service.js';
+import type { PlatformServices } from '../services/platform-services.js';
+import type { Endpoint } from '../stores/types.js';
+
+const KeyIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const CreateKeyBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 128 }),
+  endpoints: Type.Optional(
+    Type.Array(Type.Union([Type.Literal('general'), Type.Literal('coding')]), { minItems: 1, uniqueItems: true }),
+  ),
+  limits: Type.Optional(KeyLimitsSchema),
+});
+const UsageQuery = Type.Object({ since: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds.' })) });
+
+/** Key management for operators and the console: `/admin/keys`, authenticated by an admin key. */
+export async function adminRoutes(scope: FastifyInstance, { services }: { services: PlatformServices }): Promise<void> {
+  scope.addHook('onRequest', async (request) => {
+    const key = await services.keys.authenticate(request.headers.authorization);
+    if (key.role !== 'admin') throw new ApiError(1220, 'This API key has no permission for key management');
+    request.apiKey = key;
+  });
+  const common = { tags: ['admin'], security: [{ bearer: [] }] };
+  const findKey = async (id: string) => {
+    const key = await services.keys.get(id);
+    if (!key) throw new ApiError(1233, `API key ${id} does not exist`);
+    return key;
+  };
+
+  scope.get('/keys', { schema: { ...common, summary: 'List API keys' } }, async () => ({
+    data: (await services.keys.list()).map(toKeyView),
+  }));
+
+  scope.post(
+    '/keys',
+    { schema: { ...common, summary: 'Create an API key (shown once)', body: CreateKeyBody } },
+    async (request) => {
+      const body = request.body as { name: string; endpoints?: Endpoint[]; limits?: typeof KeyLimitsSchema.static };
+      const { key, record } = await services.keys.create(body);
+      return { ...toKeyView(record), key };
+    },
+  );
+
+  scope.get('/keys/:id', { schema: { ...common, summary: 'One API key', params: KeyIdParams } }, async (request) =>
+    toKeyView(await findKey((request.params as { id: string }).id)),
+  );
+
+  const revoke = async (id: string) => {
+    await findKey(id);
+    await services.keys.revoke(id);
+    return toKeyView(await findKey(id));
+  };
+  scope.delete('/keys/:id', { schema: { ...common, summary: 'Revoke an API key', params: KeyIdParams } }, (request) =>
+    revoke((request.params as { id: string }).id),
+  );
+  scope.post(
+    '/keys/:id/revoke',
+    { schema: { ...common, summary: 'Revoke an API key', params: KeyIdParams } },
+    (request) => revoke((request.params as { id: string }).id),
+  );
+
+  scope.get(
+    '/keys/:id/usage',
+    { schema: { ...common, summary: 'Usage totals of an API key', params: KeyIdParams, querystring: UsageQuery } },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const { since } = request.query as { since?: number };
+      await findKey(id);
+      const totals = await services.store.usageTotals(id, (since ?? 0) * 1000);
+      return { id, since: since ?? 0, ...totals };
+    },
+  );
+}

@@ -1,0 +1,19 @@
+import { agentConversation, agents } from './agents.js';
+import { chatCompletions } from './chat.js';
+import { asyncImageGenerations, asyncResult, imageGenerations } from './images.js';
+import type { Operation } from './operation.js';
+import { reader } from './reader.js';
+import { tokenizer } from './tokenizer.js';
+import { webSearch } from './web-search.js';
+
+export const ALL_OPERATIONS: readonly Operation<never>[] = [
+  tokenizer,
+  chatCompletions,
+  imageGenerations,
+  asyncImageGenerations,
+  asyncResult,
+  agents,
+  agentConversation,
+  reader,
+  webSearch,
+] as Operation<never>[];

@@ -1,0 +1,35 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PlatformServices } from '../services/platform-services.js';
+import type { KeyRecord } from '../stores/types.js';
+
+export interface OperationContext<Body> {
+  body: Body;
+  params: Record<string, string>;
+  key: KeyRecord;
+  /** The client's `request_id`, already claimed for this key, if it sent one. */
+  clientRequestId: string | undefined;
+  services: PlatformServices;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** One operation of the API: validated at the edge, handled by a service, shaped into the reply. */
+export interface Operation<Body = unknown> {
+  id: string;
+  method: 'GET' | 'POST';
+  /** Relative to its base (`/paas/v4` or `/v1`). */
+  path: string;
+  base: 'paas' | 'agents';
+  summary: string;
+  body?: TSchema;
+  params?: TSchema;
+  /** Cross-field rules of the spec, run after schema validation. */
+  rules?: (body: Body) => void;
+  /** A returned value is sent as JSON; a handler that streams sends the reply itself and returns undefined. */
+  handle(ctx: OperationContext<Body>): Promise<unknown>;
+}
+
+export const defineOperation = <Body>(op: Operation<Body>): Operation<Body> => op;

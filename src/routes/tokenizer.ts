@@ -1,0 +1,19 @@
+import { checkMessageList } from '../api/rules.js';
+import { TokenizerBody } from '../api/tokenizer.js';
+import { notConfigured } from './not-configured.js';
+import { defineOperation } from './operation.js';
+
+export const tokenizer = defineOperation<TokenizerBody>({
+  id: 'tokenizer',
+  method: 'POST',
+  path: '/tokenizer',
+  base: 'paas',
+  summary: 'Count the tokens of a message list',
+  body: TokenizerBody,
+  rules(body) {
+    checkMessageList(body.messages, { assistantNeedsContent: false });
+  },
+  async handle({ body }) {
+    throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
+  },
+});

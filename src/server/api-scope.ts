@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
+import type { Operation } from '../routes/operation.js';
+import type { PlatformServices } from '../services/platform-services.js';
+import type { Endpoint } from '../stores/types.js';
+import { sendApiError } from './error-body.js';
+import { normalizeBody } from './normalize-body.js';
+import { trackRequest } from './track-request.js';
+
+export interface ApiScopeOptions {
+  endpoint: Endpoint;
+  /** Where each group of operations sits inside this scope's prefix. */
+  mounts: { paas?: string; agents?: string };
+  /** Groups whose routes appear in the OpenAPI document here (aliases and mirrors do not). */
+  documented: readonly ('paas' | 'agents')[];
+  operations: readonly Operation<never>[];
+  services: PlatformServices;
+}
+
+/**
+ * One base of the API (e.g. `/paas/v4` on the general endpoint). Order per request: authenticate,
+ * check the key's endpoint, admit under the key's limits, parse, validate, run the spec's
+ * cross-field rules, claim the client's request id, handle.
+ */
+export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions): Promise<void> {
+  const { endpoint, services } = options;
+
+  scope.addHook('onRequest', async (request, reply) => {
+    const key = await services.keys.authenticate(request.headers.authorization);
+    if (!key.endpoints.includes(endpoint)) {
+      throw new ApiError(1220, `This API key has no permission for the ${endpoint} endpoint`);
+    }
+    request.apiKey = key;
+    const release = await services.limiter.admit(key.id, key.limits);
+    trackRequest(request, reply, release, services);
+  });
+  scope.addHook('preValidation', async (request) => normalizeBody(request.body));
+
+  for (const op of options.operations) {
+    const prefix = options.mounts[op.base];
+    if (prefix === undefined) continue;
+    scope.route({
+      method: op.method,
+      url: prefix + op.path,
+      config: { operation: op.id },
+      schema: {
+        summary: op.summary,
+        ...(options.documented.includes(op.base) ? { operationId: op.id } : { hide: true }),
+        tags: [op.base === 'paas' ? 'platform' : 'agents'],
+        security: [{ bearer: [] }],
+        ...(op.body ? { body: op.body } : {}),
+        ...(op.params ? { params: op.params } : {}),
+      },
+      preHandler: async (request) => {
+        const body = request.body as Record<string, unknown> | undefined;
+        op.rules?.(body as never);
+        const requestId = body?.['request_id'];
+        if (
+          typeof requestId === 'string' &&
+          !(await services.store.claimRequestId(request.apiKey!.id, requestId, Date.now()))
+        ) {
+          throw new ApiError(1231, `request_id already used by this key: ${requestId}`);
+        }
+      },
+      handler: (request, reply) => runOperation(op, request, reply, services),
+    });
+  }
+}
+
+async function runOperation(
+  op: Operation<never>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: PlatformServices,
+) {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  if (typeof body['model'] === 'string') request.usage.model = body['model'];
+  const requestId = body['request_id'];
+  try {
+    const result = await op.handle({
+      body: body as never,
+      params: (request.params ?? {}) as Record<string, string>,
+      key: request.apiKey!,
+      clientRequestId: typeof requestId === 'string' ? requestId : undefined,
+      services,
+      signal: controller.signal,
+      request,
+      reply,
+    });
+    if (result === undefined) return reply;
+    return reply.send(result);
+  } catch (err) {
+    if (err instanceof ApiError && !reply.sent) return sendApiError(reply, err);
+    throw err;
+  }
+}

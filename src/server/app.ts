@@ -1,0 +1,98 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { adminRoutes } from '../routes/admin.js';
+import { ALL_OPERATIONS } from '../routes/all-operations.js';
+import type { PlatformServices } from '../services/platform-services.js';
+import { apiScope } from './api-scope.js';
+import { installErrorHandlers } from './error-handler.js';
+import { newPlatformId } from './ids.js';
+
+export const JSON_TYPE = 'application/json; charset=UTF-8';
+
+import './request-state.js';
+
+export interface BuildAppOptions {
+  services: PlatformServices;
+  /** Fastify logger options, or false for none (tests). */
+  logger?: boolean | { level: string };
+}
+
+/** Builds the whole HTTP app without listening: tests use `inject`, `serve` calls `listen`. */
+export async function buildApp({ services, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger,
+    bodyLimit: config.server.body_limit,
+    trustProxy: config.server.trust_proxy,
+    genReqId: () => newPlatformId(),
+    ajv: {
+      customOptions: {
+        // Validation reports, never repairs: extra properties are refused where the spec closes an
+        // object, and defaults are applied per model by the services rather than by the schema.
+        removeAdditional: false,
+        useDefaults: false,
+        coerceTypes: true,
+        allErrors: false,
+        discriminator: true,
+        verbose: true,
+      },
+    },
+  });
+  app.decorateRequest('apiKey', undefined);
+  app.decorateRequest('usage', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.usage = {};
+  });
+  // decisions.md §1 spells the JSON content type exactly; Fastify's default writes `utf-8`.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.type(JSON_TYPE);
+    return payload;
+  });
+  installErrorHandlers(app, config.server.body_limit);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'gen-platform: Model Platform HTTP API',
+        version: '1.0.0',
+        description:
+          'Tokenizer, chat completions, images, agents, reader and web search. The coding endpoint `/coding/paas/v4` mirrors `/paas/v4`; `/paas/v4/v1/agents...` are aliases of `/v1/agents...`.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const operations = ALL_OPERATIONS;
+  await app.register(apiScope, {
+    prefix: '/paas/v4',
+    endpoint: 'general',
+    mounts: { paas: '', agents: '/v1' },
+    documented: ['paas'],
+    operations,
+    services,
+  });
+  await app.register(apiScope, {
+    prefix: '/v1',
+    endpoint: 'general',
+    mounts: { agents: '' },
+    documented: ['agents'],
+    operations,
+    services,
+  });
+  await app.register(apiScope, {
+    prefix: '/coding/paas/v4',
+    endpoint: 'coding',
+    mounts: { paas: '', agents: '/v1' },
+    documented: [],
+    operations,
+    services,
+  });
+  await app.register(adminRoutes, { prefix: '/admin', services });
+  return app;
+}

@@ -1,0 +1,19 @@
+import type { KeyRecord } from '../stores/types.js';
+
+/** What a handler reports for the usage record of its request. */
+export interface RequestUsage {
+  model?: string | undefined;
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: KeyRecord | undefined;
+    usage: RequestUsage;
+  }
+  interface FastifyContextConfig {
+    /** The operation's id, recorded with usage and used by the shared auth suite. */
+    operation?: string;
+  }
+}

@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PlatformServices } from '../services/platform-services.js';
+
+/**
+ * When the response closes (finished, failed or abandoned by the client): release the key's
+ * concurrency slot and write the request's usage record.
+ */
+export function trackRequest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  release: () => void,
+  services: PlatformServices,
+): void {
+  const started = performance.now();
+  reply.raw.once('close', () => {
+    release();
+    const key = request.apiKey;
+    if (!key) return;
+    const { usage } = request;
+    const body = request.body as Record<string, unknown> | undefined;
+    const requestId = body?.['request_id'];
+    services.store
+      .recordUsage({
+        keyId: key.id,
+        operation: request.routeOptions.config.operation ?? 'unknown',
+        model: usage.model,
+        requestId: typeof requestId === 'string' ? requestId : undefined,
+        promptTokens: usage.promptTokens ?? 0,
+        completionTokens: usage.completionTokens ?? 0,
+        status: reply.raw.writableFinished ? reply.statusCode : 499,
+        latencyMs: performance.now() - started,
+        createdAt: Date.now(),
+      })
+      .catch((err: unknown) => request.log.error({ err }, 'usage record was not written'));
+  });
+}

@@ -1,0 +1,48 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The parts of an HS256 token as the official SDKs build it (decisions.md §9). */
+export interface ParsedJwt {
+  apiKey: string;
+  /** Expiry in Unix milliseconds. */
+  expiresAt: number;
+  signingInput: string;
+  signature: Buffer;
+}
+
+function decodeJson(part: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Parses without verifying; undefined when the token is not a well-formed HS256 JWT of this shape.
+ * `exp` is in milliseconds; one above 10^14 is in microseconds (the official Node SDK writes
+ * `Date.now() * 1000`), so it is read as such rather than as "never expires".
+ */
+export function parseJwt(token: string): ParsedJwt | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  const [head, body, sig] = parts as [string, string, string];
+  const header = decodeJson(head);
+  const payload = decodeJson(body);
+  if (!isObject(header) || header['alg'] !== 'HS256' || !isObject(payload)) return undefined;
+  const apiKey = payload['api_key'];
+  const exp = payload['exp'];
+  if (typeof apiKey !== 'string' || typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
+  return {
+    apiKey,
+    expiresAt: exp > 1e14 ? exp / 1000 : exp,
+    signingInput: `${head}.${body}`,
+    signature: Buffer.from(sig, 'base64url'),
+  };
+}
+
+export function jwtSignatureValid(jwt: ParsedJwt, secret: string): boolean {
+  const expected = createHmac('sha256', secret).update(jwt.signingInput).digest();
+  return expected.length === jwt.signature.length && timingSafeEqual(expected, jwt.signature);
+}

@@ -1,0 +1,140 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { KeyLimits } from '../../config/schema.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { Endpoint, KeyRecord, KeyRole, Store } from '../../stores/types.js';
+import { jwtSignatureValid, parseJwt } from './jwt.js';
+import { hashSecret, KEY_ID_PATTERN, newKeyId, newSecret, secretMatches } from './key-material.js';
+import type { SecretBox } from './secret-box.js';
+
+export interface NewKey {
+  name: string;
+  endpoints?: Endpoint[];
+  role?: KeyRole;
+  limits?: KeyLimits | undefined;
+}
+
+/** What may be shown of a key after its creation: never the secret. */
+export interface KeyView {
+  id: string;
+  name: string;
+  endpoints: Endpoint[];
+  role: KeyRole;
+  limits: KeyLimits | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export const toKeyView = (k: KeyRecord): KeyView => ({
+  id: k.id,
+  name: k.name,
+  endpoints: k.endpoints,
+  role: k.role,
+  limits: k.limits ?? null,
+  created_at: Math.floor(k.createdAt / 1000),
+  revoked_at: k.revokedAt === undefined ? null : Math.floor(k.revokedAt / 1000),
+});
+
+/** The operator's key from configuration: not stored, compared in constant time. */
+const CONFIGURED_ADMIN: Omit<KeyRecord, 'createdAt'> = {
+  id: 'admin',
+  name: 'configured admin key',
+  secretHash: '',
+  secretEncrypted: '',
+  endpoints: [],
+  role: 'admin',
+  limits: undefined,
+  revokedAt: undefined,
+};
+
+export interface KeyServiceOptions {
+  store: Store;
+  box: SecretBox;
+  configuredAdminKey?: string | undefined;
+  now?: () => number;
+}
+
+export class KeyService {
+  private readonly store: Store;
+  private readonly box: SecretBox;
+  private readonly adminDigest: Buffer | undefined;
+  private readonly now: () => number;
+
+  constructor(options: KeyServiceOptions) {
+    this.store = options.store;
+    this.box = options.box;
+    this.now = options.now ?? Date.now;
+    this.adminDigest = options.configuredAdminKey ? digest(options.configuredAdminKey) : undefined;
+  }
+
+  /** Creates a key; the returned `key` (`<id>.<secret>`) is the only time the secret is seen. */
+  async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
+    const id = newKeyId();
+    const secret = newSecret();
+    const record: KeyRecord = {
+      id,
+      name: input.name,
+      secretHash: hashSecret(secret),
+      secretEncrypted: this.box.seal(secret),
+      endpoints: input.endpoints ?? ['general'],
+      role: input.role ?? 'user',
+      limits: input.limits,
+      createdAt: this.now(),
+      revokedAt: undefined,
+    };
+    await this.store.createKey(record);
+    return { key: `${id}.${secret}`, record };
+  }
+
+  list(): Promise<KeyRecord[]> {
+    return this.store.listKeys();
+  }
+
+  get(id: string): Promise<KeyRecord | undefined> {
+    return this.store.getKey(id);
+  }
+
+  revoke(id: string): Promise<boolean> {
+    return this.store.revokeKey(id, this.now());
+  }
+
+  /** Creates the admin key on first start, unless one is configured or already exists. */
+  async ensureAdminKey(): Promise<string | undefined> {
+    if (this.adminDigest) return undefined;
+    const keys = await this.store.listKeys();
+    if (keys.some((k) => k.role === 'admin' && k.revokedAt === undefined)) return undefined;
+    return (await this.create({ name: 'admin', role: 'admin', endpoints: [] })).key;
+  }
+
+  /** The key behind an `Authorization` header value, or the API error that refuses it. */
+  async authenticate(header: string | undefined): Promise<KeyRecord> {
+    const token = header?.replace(/^\s*bearer\s+/i, '').trim();
+    if (!token) throw new ApiError(1001, 'Authorization header is missing: send "Authorization: Bearer <API key>"');
+    if (this.adminDigest && timingSafeEqual(digest(token), this.adminDigest)) {
+      return { ...CONFIGURED_ADMIN, createdAt: 0 };
+    }
+    const dots = token.split('.').length - 1;
+    if (dots === 2) return this.authenticateJwt(token);
+    if (dots !== 1) throw new ApiError(1002, 'Invalid API key: expected "<id>.<secret>" or a signed token');
+    const [id, secret] = token.split('.') as [string, string];
+    const key = KEY_ID_PATTERN.test(id) ? await this.store.getKey(id) : undefined;
+    if (!key || !secretMatches(secret, key.secretHash)) throw new ApiError(1002, 'Invalid API key');
+    if (key.revokedAt !== undefined) throw new ApiError(1004, 'API key has been revoked');
+    return key;
+  }
+
+  private async authenticateJwt(token: string): Promise<KeyRecord> {
+    const jwt = parseJwt(token);
+    if (!jwt) throw new ApiError(1002, 'Invalid token: not an HS256 token with api_key and exp');
+    const key = KEY_ID_PATTERN.test(jwt.apiKey) ? await this.store.getKey(jwt.apiKey) : undefined;
+    if (!key || !jwtSignatureValid(jwt, this.box.open(key.secretEncrypted))) {
+      throw new ApiError(1002, 'Invalid token: unknown key or bad signature');
+    }
+    if (key.revokedAt !== undefined) throw new ApiError(1004, 'API key has been revoked');
+    if (jwt.expiresAt <= this.now()) throw new ApiError(1003, 'Token expired: its exp is in the past');
+    return key;
+  }
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}

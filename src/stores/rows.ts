@@ -1,0 +1,80 @@
+import type { KeyLimits } from '../config/schema.js';
+import type { Endpoint, KeyRecord, KeyRole, UsageTotals } from './types.js';
+
+/** Row shapes shared by the SQL stores, and their mapping to records. */
+export interface KeyRow {
+  id: string;
+  name: string;
+  secret_hash: string;
+  secret_encrypted: string;
+  endpoints: string;
+  role: string;
+  limits: string | KeyLimits | null;
+  created_at: number | string;
+  revoked_at: number | string | null;
+}
+
+export function keyFromRow(row: KeyRow): KeyRecord {
+  const limits = typeof row.limits === 'string' ? (JSON.parse(row.limits) as KeyLimits) : (row.limits ?? undefined);
+  return {
+    id: row.id,
+    name: row.name,
+    secretHash: row.secret_hash,
+    secretEncrypted: row.secret_encrypted,
+    endpoints: row.endpoints.split(',').filter(Boolean) as Endpoint[],
+    role: row.role as KeyRole,
+    limits,
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? undefined : Number(row.revoked_at),
+  };
+}
+
+export function keyToParams(key: KeyRecord): unknown[] {
+  return [
+    key.id,
+    key.name,
+    key.secretHash,
+    key.secretEncrypted,
+    key.endpoints.join(','),
+    key.role,
+    key.limits === undefined ? null : JSON.stringify(key.limits),
+    key.createdAt,
+    key.revokedAt ?? null,
+  ];
+}
+
+export interface UsageTotalsRow {
+  operation: string;
+  requests: number | string;
+  errors: number | string;
+  prompt_tokens: number | string | null;
+  completion_tokens: number | string | null;
+}
+
+export function totalsFromRows(rows: UsageTotalsRow[]): UsageTotals {
+  const totals: UsageTotals = {
+    requests: 0,
+    errors: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    byOperation: {},
+  };
+  for (const row of rows) {
+    const requests = Number(row.requests);
+    const promptTokens = Number(row.prompt_tokens ?? 0);
+    const completionTokens = Number(row.completion_tokens ?? 0);
+    totals.requests += requests;
+    totals.errors += Number(row.errors);
+    totals.promptTokens += promptTokens;
+    totals.completionTokens += completionTokens;
+    totals.byOperation[row.operation] = { requests, promptTokens, completionTokens };
+  }
+  totals.totalTokens = totals.promptTokens + totals.completionTokens;
+  return totals;
+}
+
+export const USAGE_TOTALS_SELECT = `SELECT operation, COUNT(*) AS requests,
+  SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END) AS errors,
+  SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens
+  FROM usage_records`;

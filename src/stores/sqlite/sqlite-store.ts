@@ -1,0 +1,125 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  type KeyRow,
+  keyFromRow,
+  keyToParams,
+  totalsFromRows,
+  USAGE_TOTALS_SELECT,
+  type UsageTotalsRow,
+} from '../rows.js';
+import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import { SQLITE_MIGRATIONS } from './migrations.js';
+
+function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  // BEGIN IMMEDIATE: two processes starting on one file must not both apply a migration.
+  const apply = db.transaction(() => {
+    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    for (const migration of SQLITE_MIGRATIONS) {
+      if (migration.version <= (row.v ?? 0)) continue;
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
+        migration.version,
+        Date.now(),
+      );
+    }
+  });
+  apply.immediate();
+}
+
+/** The embedded default store: one SQLite file, WAL mode so that CLI commands and the server share it. */
+export class SqliteStore implements Store {
+  readonly db: Database.Database;
+  private readonly stmts;
+
+  constructor(file: string) {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('synchronous = NORMAL');
+    migrate(this.db);
+    const db = this.db;
+    this.stmts = {
+      insertKey: db.prepare(
+        `INSERT INTO api_keys (id, name, secret_hash, secret_encrypted, endpoints, role, limits, created_at, revoked_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      getKey: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
+      revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
+      insertUsage: db.prepare(
+        `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      totals: db.prepare(`${USAGE_TOTALS_SELECT} WHERE key_id = ? AND created_at >= ? GROUP BY operation`),
+      window: db.prepare(
+        'SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM usage_records WHERE key_id = ? AND created_at >= ?',
+      ),
+      claim: db.prepare('INSERT OR IGNORE INTO request_ids (key_id, request_id, created_at) VALUES (?, ?, ?)'),
+      getCache: db.prepare('SELECT value FROM cache_entries WHERE key = ? AND expires_at > ?'),
+      setCache: db.prepare(
+        'INSERT INTO cache_entries (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
+      ),
+    };
+  }
+
+  async createKey(key: KeyRecord): Promise<void> {
+    this.stmts.insertKey.run(...keyToParams(key));
+  }
+
+  async getKey(id: string): Promise<KeyRecord | undefined> {
+    const row = this.stmts.getKey.get(id) as KeyRow | undefined;
+    return row && keyFromRow(row);
+  }
+
+  async listKeys(): Promise<KeyRecord[]> {
+    return (this.stmts.listKeys.all() as KeyRow[]).map(keyFromRow);
+  }
+
+  async revokeKey(id: string, at: number): Promise<boolean> {
+    return this.stmts.revokeKey.run(at, id).changes > 0;
+  }
+
+  async recordUsage(r: UsageRecord): Promise<void> {
+    this.stmts.insertUsage.run(
+      r.keyId,
+      r.operation,
+      r.model ?? null,
+      r.requestId ?? null,
+      r.promptTokens,
+      r.completionTokens,
+      r.status,
+      r.latencyMs,
+      r.createdAt,
+    );
+  }
+
+  async usageTotals(keyId: string, since = 0): Promise<UsageTotals> {
+    return totalsFromRows(this.stmts.totals.all(keyId, since) as UsageTotalsRow[]);
+  }
+
+  async usageWindow(keyId: string, since: number): Promise<UsageWindow> {
+    const row = this.stmts.window.get(keyId, since) as { count: number; oldest: number | null };
+    return { count: row.count, oldest: row.oldest ?? undefined };
+  }
+
+  async claimRequestId(keyId: string, requestId: string, at: number): Promise<boolean> {
+    return this.stmts.claim.run(keyId, requestId, at).changes > 0;
+  }
+
+  async getCache(key: string, now: number): Promise<string | undefined> {
+    const row = this.stmts.getCache.get(key, now) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  async setCache(key: string, value: string, expiresAt: number): Promise<void> {
+    this.stmts.setCache.run(key, value, expiresAt);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The store seam (design.md §3): keys, usage records, the request-id registry and cache entries.
+ * Every implementation passes test/contracts/store.contract.ts. Times are Unix milliseconds.
+ */
+import type { KeyLimits } from '../config/schema.js';
+
+export type Endpoint = 'general' | 'coding';
+export type KeyRole = 'user' | 'admin';
+
+export interface KeyRecord {
+  id: string;
+  name: string;
+  /** SHA-256 of the secret, hex; compared in constant time. */
+  secretHash: string;
+  /** The secret, encrypted with the server key (needed to check JWT signatures). */
+  secretEncrypted: string;
+  endpoints: Endpoint[];
+  role: KeyRole;
+  /** Limits of this key; undefined = the configured defaults. */
+  limits: KeyLimits | undefined;
+  createdAt: number;
+  revokedAt: number | undefined;
+}
+
+export interface UsageRecord {
+  keyId: string;
+  operation: string;
+  model: string | undefined;
+  requestId: string | undefined;
+  promptTokens: number;
+  completionTokens: number;
+  status: number;
+  latencyMs: number;
+  createdAt: number;
+}
+
+export interface UsageTotals {
+  requests: number;
+  errors: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** Per operation, the same figures. */
+  byOperation: Record<string, { requests: number; promptTokens: number; completionTokens: number }>;
+}
+
+export interface UsageWindow {
+  count: number;
+  /** Time of the oldest request in the window, when there is one. */
+  oldest: number | undefined;
+}
+
+export interface Store {
+  createKey(key: KeyRecord): Promise<void>;
+  getKey(id: string): Promise<KeyRecord | undefined>;
+  listKeys(): Promise<KeyRecord[]>;
+  /** Marks the key revoked; false when no such key exists. Revoking twice keeps the first time. */
+  revokeKey(id: string, at: number): Promise<boolean>;
+
+  recordUsage(record: UsageRecord): Promise<void>;
+  usageTotals(keyId: string, since?: number): Promise<UsageTotals>;
+  usageWindow(keyId: string, since: number): Promise<UsageWindow>;
+
+  /** Registers a client-chosen request id for a key; false when the key has used it before. */
+  claimRequestId(keyId: string, requestId: string, at: number): Promise<boolean>;
+
+  getCache(key: string, now: number): Promise<string | undefined>;
+  setCache(key: string, value: string, expiresAt: number): Promise<void>;
+
+  close(): Promise<void>;
+}
