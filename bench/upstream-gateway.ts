@@ -1,11 +1,12 @@
 /**
  * Added cost of the upstream chat path: streaming a short completion from a local fake upstream
  * through the OpenAI-compatible engine (parsing every SSE event into parts) against reading the same
- * stream with undici directly. The upstream runs in a worker thread, so that its event loop does
- * not share a thread with the client side being measured.
+ * stream with undici directly. The upstream runs in a child process, as a real one would, so that
+ * the CPU time measured here is the client side's alone.
  */
+
+import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { Agent } from 'undici';
 import { createOpenAICompatibleEngine } from '../src/engines/chat/openai-compatible/index.js';
 import type { ChatEngine, ChatRequest } from '../src/engines/chat/types.js';
@@ -26,7 +27,6 @@ const ROUNDS = 5;
 // A plain-JS upstream: a vLLM-shaped stream of a fixed 8-token reply, usage chunk and [DONE].
 const UPSTREAM_SOURCE = `
 const http = require('node:http');
-const { parentPort } = require('node:worker_threads');
 const head = '{"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1747393912,"model":"bench","choices":[';
 const events = ['data: ' + head + '{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\\n\\n'];
 for (const word of ['The', ' quick', ' brown', ' fox', ' jumps', ' over', ' the', ' dog.']) {
@@ -44,7 +44,7 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 `;
 
 const REQUEST: ChatRequest = {
@@ -109,8 +109,15 @@ async function sequentialLatencies(target: Target, count: number): Promise<numbe
   return times;
 }
 
-async function throughput(target: Target, total: number, concurrency: number): Promise<number> {
+interface Load {
+  rate: number;
+  /** Client-side CPU (user + system) per request, in µs. */
+  cpuMicros: number;
+}
+
+async function throughput(target: Target, total: number, concurrency: number): Promise<Load> {
   let next = 0;
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -120,21 +127,19 @@ async function throughput(target: Target, total: number, concurrency: number): P
       }
     }),
   );
-  return total / (Number(process.hrtime.bigint() - start) / 1e9);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const used = process.cpuUsage(cpu);
+  return { rate: total / seconds, cpuMicros: (used.user + used.system) / total };
 }
 
-async function startUpstream(): Promise<{ origin: string; stop(): Promise<void> }> {
-  const worker = new Worker(UPSTREAM_SOURCE, { eval: true });
+async function startUpstream(): Promise<{ origin: string; stop(): void }> {
+  const child = spawn(process.execPath, ['-e', UPSTREAM_SOURCE], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+    child.stdout.once('data', (data: Buffer) => resolve(Number(data.toString().trim())));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`fake upstream exited with ${code}`)));
   });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      await worker.terminate();
-    },
-  };
+  return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -157,19 +162,21 @@ export async function run(): Promise<BenchRow[]> {
     // Alternating rounds, so that drift on a shared machine lands on both sides.
     const directTimes: number[] = [];
     const gatewayTimes: number[] = [];
-    const directRates: number[] = [];
-    const gatewayRates: number[] = [];
+    const directLoads: Load[] = [];
+    const gatewayLoads: Load[] = [];
     const perRound = Math.ceil(SEQUENTIAL / ROUNDS);
     for (let round = 0; round < ROUNDS; round++) {
       directTimes.push(...(await sequentialLatencies(direct, perRound)));
       gatewayTimes.push(...(await sequentialLatencies(gateway, perRound)));
-      directRates.push(await throughput(direct, CONCURRENT_TOTAL / ROUNDS, CONCURRENCY));
-      gatewayRates.push(await throughput(gateway, CONCURRENT_TOTAL / ROUNDS, CONCURRENCY));
+      directLoads.push(await throughput(direct, CONCURRENT_TOTAL / ROUNDS, CONCURRENCY));
+      gatewayLoads.push(await throughput(gateway, CONCURRENT_TOTAL / ROUNDS, CONCURRENCY));
     }
     const directMedian = median(directTimes);
     const gatewayMedian = median(gatewayTimes);
-    const directRate = median(directRates);
-    const gatewayRate = median(gatewayRates);
+    const directRate = median(directLoads.map((l) => l.rate));
+    const gatewayRate = median(gatewayLoads.map((l) => l.rate));
+    const directCpu = median(directLoads.map((l) => l.cpuMicros));
+    const gatewayCpu = median(gatewayLoads.map((l) => l.cpuMicros));
     const round3 = (n: number) => Math.round(n * 1000) / 1000;
     return [
       {
@@ -193,11 +200,18 @@ export async function run(): Promise<BenchRow[]> {
         baseline: Math.round(directRate),
         ratio: round3(gatewayRate / directRate),
       },
+      {
+        name: `upstream chat: client CPU per request at ${CONCURRENCY} concurrent streams (vs direct undici)`,
+        value: Math.round(gatewayCpu),
+        unit: 'µs',
+        baseline: Math.round(directCpu),
+        ratio: round3(gatewayCpu / directCpu),
+      },
     ];
   } finally {
     await engine.close();
     await agent.close();
-    await upstream.stop();
+    upstream.stop();
   }
 }
 

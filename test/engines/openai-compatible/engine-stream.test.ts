@@ -96,6 +96,15 @@ describe('openai-compatible engine against recorded vLLM and Ollama shapes', () 
     await iterator.return?.();
   });
 
+  it('answers next() calls made before earlier ones settled, in order', async () => {
+    server.setHandler(() => sse('ollama-length.sse', 5));
+    const iterator = engine.generate(chatRequest(), signal())[Symbol.asyncIterator]();
+    const results = await Promise.all(Array.from({ length: 7 }, () => iterator.next()));
+    expect(results.map((r) => (r.done ? 'done' : r.value.type === 'text-delta' ? r.value.text : r.value.type))).toEqual(
+      ['Once', ' upon', ' a', ' time', 'finish', 'done', 'done'],
+    );
+  });
+
   it('relays a body written one byte per packet', async () => {
     const bytes = fixtureBytes('vllm-reasoning.sse');
     server.setHandler(() => ({ pieces: Array.from(bytes, (b) => Uint8Array.of(b)) }));

@@ -46,6 +46,7 @@ export class ChunkMapper {
   private finishReason: string | undefined;
   private usage: WireUsage | undefined;
   private textStarted = false;
+  private reasoningSeen = false;
   /** Reasoning that came after text; dropped, because the API puts all reasoning first. */
   droppedReasoning = 0;
 
@@ -55,6 +56,11 @@ export class ChunkMapper {
 
   get sawFinish(): boolean {
     return this.finishReason !== undefined;
+  }
+
+  /** Whether any text, reasoning or tool call has come out (for telling a broken stream from an empty one). */
+  get sawOutput(): boolean {
+    return this.textStarted || this.reasoningSeen || this.toolCalls.count > 0;
   }
 
   /** Maps one parsed chunk; `whole` for a non-stream reply, whose choice carries `message`. */
@@ -85,7 +91,10 @@ export class ChunkMapper {
     const reasoning = delta.reasoning_content || delta.reasoning;
     if (reasoning) {
       if (this.textStarted) this.droppedReasoning++;
-      else out.push({ type: 'reasoning-delta', text: reasoning });
+      else {
+        this.reasoningSeen = true;
+        out.push({ type: 'reasoning-delta', text: reasoning });
+      }
     }
     const text = delta.content;
     if (typeof text === 'string' && text !== '') {

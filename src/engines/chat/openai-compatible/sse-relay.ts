@@ -1,0 +1,61 @@
+import type { ChatStreamPart } from '../types.js';
+import { ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
+import { SseDecoder } from './sse-decoder.js';
+import type { WireChunk } from './wire.js';
+
+/**
+ * The push side of a streamed reply: network chunks in, parts out, with no I/O of its own. Each
+ * chunk's complete events are mapped at once; after `[DONE]` the finish part is out and the rest
+ * of the body is ignored (the connection still reads it, so it can be reused).
+ */
+export class SseRelay {
+  private readonly decoder = new SseDecoder();
+  readonly mapper: ChunkMapper;
+  done = false;
+
+  constructor(generateToolCallIds: boolean) {
+    this.mapper = new ChunkMapper(generateToolCallIds);
+  }
+
+  /** Maps a chunk's events into `out`; throws on a bad or error event, after the parts before it. */
+  data(chunk: Uint8Array, out: ChatStreamPart[]): void {
+    if (this.done) return;
+    const decoder = this.decoder;
+    decoder.feed(chunk);
+    for (let data = decoder.next(); data !== undefined; data = decoder.next()) {
+      if (data === '[DONE]') {
+        this.done = true;
+        this.mapper.finish(out);
+        return;
+      }
+      const parsed: unknown = JSON.parse(data);
+      if (decoder.isError) throw new UpstreamReportedError(parsed);
+      this.mapper.chunk(parsed as WireChunk, out);
+    }
+  }
+
+  /** The body ended: servers that omit `[DONE]` are fine once they have given a finish reason. */
+  end(out: ChatStreamPart[]): void {
+    if (this.done) return;
+    if (!this.mapper.sawFinish) throw new IncompleteStreamError();
+    this.done = true;
+    this.mapper.finish(out);
+  }
+}
+
+export class IncompleteStreamError extends Error {
+  constructor() {
+    super('the stream ended before the reply was complete');
+    this.name = 'IncompleteStreamError';
+  }
+}
+
+/** A whole (non-stream) reply body mapped to the same parts; throws on an error body. */
+export function mapWholeReply(text: string, generateToolCallIds: boolean, out: ChatStreamPart[]): ChunkMapper {
+  const mapper = new ChunkMapper(generateToolCallIds);
+  const parsed = JSON.parse(text) as WireChunk;
+  mapper.chunk(parsed, out, true);
+  if (!Array.isArray(parsed.choices) || parsed.choices.length === 0) throw new UpstreamReportedError(parsed);
+  mapper.finish(out);
+  return mapper;
+}

@@ -1,0 +1,256 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Agent, Dispatcher } from 'undici';
+import type { ApiError } from '../../../errors/api-error.js';
+import type { ChatStreamPart } from '../types.js';
+import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
+import type { ResolvedOptions } from './options.js';
+import { IncompleteStreamError, mapWholeReply, SseRelay } from './sse-relay.js';
+import { describeCause, statusError, upstreamFailure } from './upstream-errors.js';
+
+export interface CallTarget {
+  options: ResolvedOptions;
+  agent: Agent;
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+type Mode = 'sse' | 'whole' | 'status' | 'unexpected';
+
+/** Parts queued beyond this pause reading from the upstream until the consumer catches up. */
+const HIGH_WATER = 256;
+/** Bodies read whole (error answers, non-stream replies) stop being collected past this size. */
+const MAX_COLLECTED = 16 * 1024 * 1024;
+
+const DONE: IteratorResult<ChatStreamPart> = { done: true, value: undefined };
+
+interface Waiter {
+  resolve(result: IteratorResult<ChatStreamPart>): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * One chat request to the upstream, as the iterator of its parts. undici pushes network chunks into
+ * this handler, which maps them to parts at once and hands them to whoever awaits `next()`: no
+ * stream objects or generator chains between the socket and the consumer, because this path runs
+ * for every token of every reply. Nothing is sent until the first `next()`.
+ */
+export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Dispatcher.DispatchHandler {
+  private readonly parts: ChatStreamPart[] = [];
+  private head = 0;
+  private state: 'idle' | 'running' | 'ended' | 'failed' = 'idle';
+  private failure: unknown;
+  /** Pending `next()` calls, oldest first (a consumer may ask again before the last answer). */
+  private readonly waiters: Waiter[] = [];
+  private controller: Dispatcher.DispatchController | undefined;
+  private mode: Mode | undefined;
+  private status = 0;
+  private contentType = '';
+  private relay: SseRelay | undefined;
+  private collected: Buffer[] = [];
+  private collectedBytes = 0;
+
+  constructor(
+    private readonly target: CallTarget,
+    private readonly body: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<ChatStreamPart>> {
+    if (this.state === 'idle') this.start();
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    if (this.head < this.parts.length) return Promise.resolve({ done: false, value: this.take() });
+    if (this.state === 'failed') return Promise.reject(this.failure);
+    if (this.state === 'ended') return Promise.resolve(DONE);
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+    });
+  }
+
+  /** The consumer stopped early: close the upstream request so the server stops generating. */
+  return(): Promise<IteratorResult<ChatStreamPart>> {
+    if (this.state === 'running') {
+      this.state = 'ended';
+      this.controller?.abort(new Error('the consumer stopped reading'));
+      this.cleanup();
+    }
+    this.parts.length = 0;
+    this.head = 0;
+    this.wake();
+    return Promise.resolve(DONE);
+  }
+
+  // --- undici's side ---
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.state !== 'running') controller.abort(new Error('the request is no longer wanted'));
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.controller = controller;
+    this.status = statusCode;
+    const contentType = headers['content-type'];
+    this.contentType = typeof contentType === 'string' ? contentType : '';
+    if (statusCode < 200 || statusCode >= 300) this.mode = 'status';
+    else if (this.contentType.includes('text/event-stream')) {
+      this.mode = 'sse';
+      this.relay = new SseRelay(this.target.options.generateToolCallIds);
+    } else if (this.contentType.includes('json') || !this.target.options.stream) this.mode = 'whole';
+    else this.mode = 'unexpected';
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.state !== 'running') return;
+    if (this.relay !== undefined) {
+      const before = this.parts.length;
+      try {
+        this.relay.data(chunk, this.parts);
+      } catch (err) {
+        this.fail(this.streamFailure(err));
+        controller.abort(new Error('the upstream stream is unusable'));
+        return;
+      }
+      if (this.parts.length - this.head > HIGH_WATER) controller.pause();
+      if (this.parts.length > before) this.wake();
+    } else if (this.collectedBytes < MAX_COLLECTED) {
+      this.collected.push(chunk);
+      this.collectedBytes += chunk.length;
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.state !== 'running') return;
+    try {
+      this.finishBody();
+      this.state = 'ended';
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.cleanup();
+    this.wake();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.state !== 'running') return;
+    if (this.signal.aborted) this.fail(this.signal.reason);
+    else if (this.mode === undefined) {
+      this.fail(
+        upstreamFailure(
+          this.target.options,
+          `cannot reach the upstream (${describeCause(err)})`,
+          { phase: 'request', target: this.target.path },
+          err,
+        ),
+      );
+    } else this.fail(this.streamFailure(err));
+  }
+
+  // --- internals ---
+
+  private start(): void {
+    if (this.signal.aborted) {
+      this.state = 'failed';
+      this.failure = this.signal.reason;
+      return;
+    }
+    this.state = 'running';
+    // The call itself is the listener (`handleEvent`): no closure per request on this hot path.
+    this.signal.addEventListener('abort', this, { once: true });
+    const { agent, origin, path, headers } = this.target;
+    agent.dispatch({ origin, path, method: 'POST', headers, body: this.body }, this);
+  }
+
+  private take(): ChatStreamPart {
+    const part = this.parts[this.head++]!;
+    if (this.head === this.parts.length) {
+      this.parts.length = 0;
+      this.head = 0;
+      if (this.controller?.paused && this.state === 'running') this.controller.resume();
+    }
+    return part;
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    while (waiters.length > 0) {
+      if (this.head < this.parts.length) waiters.shift()!.resolve({ done: false, value: this.take() });
+      else if (this.state === 'failed') waiters.shift()!.reject(this.failure);
+      else if (this.state === 'ended') waiters.shift()!.resolve(DONE);
+      else return;
+    }
+  }
+
+  private fail(err: unknown): void {
+    this.state = 'failed';
+    this.failure = err;
+    this.cleanup();
+    this.wake();
+  }
+
+  /** The signal's abort listener. */
+  handleEvent(): void {
+    if (this.state !== 'running') return;
+    this.controller?.abort(this.signal.reason);
+    // Parts still queued are dropped: an aborted reply ends now, not after its backlog.
+    this.parts.length = 0;
+    this.head = 0;
+    this.fail(this.signal.reason);
+  }
+
+  private cleanup(): void {
+    this.signal.removeEventListener('abort', this);
+    this.collected = [];
+  }
+
+  /** The body is complete: closing parts of a stream, or the parse of a body read whole. */
+  private finishBody(): void {
+    const options = this.target.options;
+    if (this.relay !== undefined) {
+      try {
+        this.relay.end(this.parts);
+      } catch (err) {
+        throw this.streamFailure(err);
+      }
+      warnDropped(options, this.relay.mapper);
+      return;
+    }
+    const text = Buffer.concat(this.collected).toString('utf8');
+    if (this.mode === 'status') throw statusError(options, this.status, text);
+    if (this.mode === 'unexpected') {
+      throw upstreamFailure(options, `unexpected content type ${this.contentType || '(none)'}`, {
+        phase: 'headers',
+        body: text.slice(0, 1_000),
+      });
+    }
+    try {
+      warnDropped(options, mapWholeReply(text, options.generateToolCallIds, this.parts));
+    } catch (err) {
+      throw upstreamFailure(options, `unreadable reply (${describeCause(err)})`, { phase: 'body' }, err);
+    }
+  }
+
+  private streamFailure(err: unknown): ApiError {
+    const produced = this.parts.length > 0 || this.relay?.mapper.sawOutput === true;
+    const what =
+      err instanceof IncompleteStreamError
+        ? err.message
+        : `${produced ? 'the stream broke off' : 'the stream could not be read'} (${describeCause(err)})`;
+    const detail = err instanceof UpstreamReportedError ? err.detail : undefined;
+    return upstreamFailure(this.target.options, what, { phase: 'stream', produced, detail }, err);
+  }
+}
+
+function warnDropped(options: ResolvedOptions, mapper: ChunkMapper): void {
+  if (mapper.droppedReasoning > 0) {
+    options.logger?.warn(
+      { upstream: options.label, pieces: mapper.droppedReasoning },
+      'chat upstream sent reasoning after text; dropped, as the API puts reasoning first',
+    );
+  }
+}
