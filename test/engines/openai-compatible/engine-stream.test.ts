@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEngine } from '../../../src/engines/chat/types.js';
 import { expectWellFormed } from '../../contracts/chat-engine.contract.js';
 import { chatRequest, collect, engineFor, textOf } from './helpers.js';
-import { fixtureBytes, json, ReplayServer, sse } from './replay-server.js';
+import { fixtureBytes, json, ReplayServer, sleep, sse, sseEvents } from './replay-server.js';
 
 const signal = () => new AbortController().signal;
 
@@ -103,6 +103,20 @@ describe('openai-compatible engine against recorded vLLM and Ollama shapes', () 
     expect(results.map((r) => (r.done ? 'done' : r.value.type === 'text-delta' ? r.value.text : r.value.type))).toEqual(
       ['Once', ' upon', ' a', ' time', 'finish', 'done', 'done'],
     );
+  });
+
+  it('keeps every part, in order, when the consumer is slower than the upstream (backpressure)', async () => {
+    const head = sseEvents('ollama-length.sse')[0]!;
+    const words = Array.from({ length: 3_000 }, (_, i) => `w${i} `);
+    const body = words.map((w) => head.replace('"content":"Once"', `"content":"${w}"`)).join('');
+    server.setHandler(() => ({ pieces: [body, ...sseEvents('ollama-length.sse').slice(-3)] }));
+    let text = '';
+    let count = 0;
+    for await (const part of engine.generate(chatRequest(), signal())) {
+      if (part.type === 'text-delta') text += part.text;
+      if (++count % 500 === 0) await sleep(20);
+    }
+    expect(text).toBe(words.join(''));
   });
 
   it('relays a body written one byte per packet', async () => {
