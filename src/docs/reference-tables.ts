@@ -1,0 +1,67 @@
+import type { TSchema } from '@sinclair/typebox';
+import { ConfigSchema } from '../config/schema.js';
+import { ERROR_CODES } from '../errors/codes.js';
+
+/** Markdown tables that docs/*.md embed between markers; a test fails when a doc drifts. */
+export function errorCodesTable(): string {
+  const rows = Object.entries(ERROR_CODES).map(
+    ([code, spec]) => `| ${code} | ${spec.status} | ${spec.retryable ? 'yes' : 'no'} | ${spec.meaning} |`,
+  );
+  return ['| code | HTTP | retry helps | meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+interface KeyRow {
+  key: string;
+  type: string;
+  default: string;
+  description: string;
+}
+
+function typeOf(schema: TSchema): string {
+  if (schema['anyOf']) return (schema['anyOf'] as TSchema[]).map((s) => JSON.stringify(s['const'])).join(' \\| ');
+  if (schema['type'] === 'object' && schema['patternProperties']) return 'map';
+  return String(schema['type'] ?? 'any');
+}
+
+function walk(schema: TSchema, prefix: string, rows: KeyRow[]): void {
+  const properties = schema['properties'] as Record<string, TSchema> | undefined;
+  if (schema['type'] !== 'object' || !properties) return;
+  for (const [name, child] of Object.entries(properties)) {
+    const key = prefix ? `${prefix}.${name}` : name;
+    const nested = child['type'] === 'object' && child['properties'];
+    if (!nested || schema === ConfigSchema) {
+      rows.push({
+        key,
+        type: typeOf(child),
+        default: child['default'] === undefined ? '(unset)' : `\`${JSON.stringify(child['default'])}\``,
+        description: String(child['description'] ?? ''),
+      });
+    }
+    if (nested) walk(child, key, rows);
+  }
+}
+
+export function configKeysTable(): string {
+  const rows: KeyRow[] = [];
+  walk(ConfigSchema, '', rows);
+  const lines = rows
+    .filter((r) => r.type !== 'object')
+    .map((r) => `| \`${r.key}\` | ${r.type} | ${r.default} | ${r.description.replaceAll('|', '\\|')} |`);
+  return ['| key | type | default | meaning |', '|---|---|---|---|', ...lines].join('\n');
+}
+
+export const GENERATED_SECTIONS: Record<string, Record<string, () => string>> = {
+  'docs/errors.md': { 'error-codes': errorCodesTable },
+  'docs/configuration.md': { 'config-keys': configKeysTable },
+};
+
+/** Replaces each `<!-- generated:NAME -->...<!-- /generated:NAME -->` block with its table. */
+export function fillSections(text: string, sections: Record<string, () => string>): string {
+  let out = text;
+  for (const [name, make] of Object.entries(sections)) {
+    const re = new RegExp(`(<!-- generated:${name} -->)[\\s\\S]*?(<!-- /generated:${name} -->)`);
+    if (!re.test(out)) throw new Error(`missing generated section ${name}`);
+    out = out.replace(re, (_m, open: string, close: string) => `${open}\n${make()}\n${close}`);
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeyRecord, Store } from '../../src/stores/types.js';
+
+export interface StoreFixture {
+  store: Store;
+  /** Opens a second store on the same data, as another process would. */
+  reopen(): Promise<Store>;
+  close(): Promise<void>;
+}
+
+const key = (id: string, extra: Partial<KeyRecord> = {}): KeyRecord => ({
+  id,
+  name: `key ${id}`,
+  secretHash: 'ab'.repeat(32),
+  secretEncrypted: 'v1.x.y.z',
+  endpoints: ['general'],
+  role: 'user',
+  limits: undefined,
+  createdAt: 1_000,
+  revokedAt: undefined,
+  ...extra,
+});
+
+const usage = (keyId: string, createdAt: number, extra: Record<string, unknown> = {}) => ({
+  keyId,
+  operation: 'chat.completions',
+  model: 'gen-4.6',
+  requestId: undefined,
+  promptTokens: 10,
+  completionTokens: 5,
+  status: 200,
+  latencyMs: 12.5,
+  createdAt,
+  ...extra,
+});
+
+/** The store seam's contract: every implementation runs this same suite. */
+export function runStoreContract(label: string, setup: () => Promise<StoreFixture>): void {
+  describe(`store contract: ${label}`, () => {
+    let f: StoreFixture;
+    let s: Store;
+    beforeAll(async () => {
+      f = await setup();
+      s = f.store;
+    });
+    afterAll(() => f.close());
+
+    it('creates, reads and lists keys with every field intact', async () => {
+      const limits = { concurrent: 2, requests_per_minute: 60, windows: [{ requests: 100, hours: 5 }] };
+      const a = key('a'.repeat(32), { endpoints: ['general', 'coding'], limits, createdAt: 2_000 });
+      const b = key('b'.repeat(32), { role: 'admin', endpoints: [], createdAt: 3_000 });
+      await s.createKey(a);
+      await s.createKey(b);
+      expect(await s.getKey(a.id)).toEqual(a);
+      expect(await s.getKey(b.id)).toEqual(b);
+      expect(await s.getKey('c'.repeat(32))).toBeUndefined();
+      const ids = (await s.listKeys()).map((k) => k.id);
+      expect(ids.indexOf(a.id)).toBeLessThan(ids.indexOf(b.id));
+    });
+
+    it('refuses a second key with the same id', async () => {
+      const k = key('d'.repeat(32));
+      await s.createKey(k);
+      await expect(s.createKey(k)).rejects.toThrow();
+    });
+
+    it('revokes once, keeps the first time, and reports unknown ids', async () => {
+      const k = key('e'.repeat(32));
+      await s.createKey(k);
+      expect(await s.revokeKey(k.id, 5_000)).toBe(true);
+      expect(await s.revokeKey(k.id, 6_000)).toBe(true);
+      expect((await s.getKey(k.id))?.revokedAt).toBe(5_000);
+      expect(await s.revokeKey('f'.repeat(32), 5_000)).toBe(false);
+    });
+
+    it('sees a revocation made by another process', async () => {
+      const k = key('1'.repeat(32));
+      await s.createKey(k);
+      const other = await f.reopen();
+      try {
+        await other.revokeKey(k.id, 7_000);
+      } finally {
+        await other.close();
+      }
+      expect((await s.getKey(k.id))?.revokedAt).toBe(7_000);
+    });
+
+    it('sums usage per key and operation, counting errors, from a given time', async () => {
+      const id = '2'.repeat(32);
+      await s.recordUsage(usage(id, 10_000));
+      await s.recordUsage(usage(id, 11_000, { status: 400, promptTokens: 0, completionTokens: 0 }));
+      await s.recordUsage(usage(id, 12_000, { operation: 'tokenizer', completionTokens: 0 }));
+      await s.recordUsage(usage('3'.repeat(32), 12_000));
+      const all = await s.usageTotals(id);
+      expect(all).toMatchObject({ requests: 3, errors: 1, promptTokens: 20, completionTokens: 5, totalTokens: 25 });
+      expect(all.byOperation['chat.completions']).toEqual({ requests: 2, promptTokens: 10, completionTokens: 5 });
+      expect(all.byOperation['tokenizer']).toEqual({ requests: 1, promptTokens: 10, completionTokens: 0 });
+      expect((await s.usageTotals(id, 11_500)).requests).toBe(1);
+      expect(await s.usageTotals('4'.repeat(32))).toMatchObject({ requests: 0, totalTokens: 0, byOperation: {} });
+    });
+
+    it('counts the requests of a usage window and finds the oldest', async () => {
+      const id = '5'.repeat(32);
+      for (const t of [1_000, 2_000, 3_000]) await s.recordUsage(usage(id, t));
+      expect(await s.usageWindow(id, 1_500)).toEqual({ count: 2, oldest: 2_000 });
+      expect(await s.usageWindow(id, 9_000)).toEqual({ count: 0, oldest: undefined });
+    });
+
+    it('claims a request id once per key', async () => {
+      const [k1, k2] = ['6'.repeat(32), '7'.repeat(32)];
+      expect(await s.claimRequestId(k1, 'req-000001', 1)).toBe(true);
+      expect(await s.claimRequestId(k1, 'req-000001', 2)).toBe(false);
+      expect(await s.claimRequestId(k2, 'req-000001', 3)).toBe(true);
+    });
+
+    it('claims a request id exactly once under concurrent attempts', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => s.claimRequestId('8'.repeat(32), 'same-id-race', 1)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('stores cache entries that expire and can be replaced', async () => {
+      await s.setCache('page', 'v1', 2_000);
+      expect(await s.getCache('page', 1_000)).toBe('v1');
+      expect(await s.getCache('page', 2_000)).toBeUndefined();
+      await s.setCache('page', 'v2', 5_000);
+      expect(await s.getCache('page', 3_000)).toBe('v2');
+      expect(await s.getCache('absent', 0)).toBeUndefined();
+    });
+
+    it('keeps unicode and large values intact', async () => {
+      const value = `${'页面'.repeat(50_000)}😀`;
+      await s.setCache('big', value, Number.MAX_SAFE_INTEGER);
+      expect(await s.getCache('big', 0)).toBe(value);
+    });
+  });
+}
