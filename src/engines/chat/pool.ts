@@ -1,4 +1,5 @@
 import { ApiError } from '../../errors/api-error.js';
+import { isRefusedByBackend } from './pool-errors.js';
 import { type Deployment, DeploymentPicker } from './pool-health.js';
 import type {
   ChatEngine,
@@ -16,15 +17,20 @@ export interface DeploymentPoolOptions {
   now?: () => number;
   /**
    * Whether an error means the deployment itself is failing (skip it for the cool-down). Default: an
-   * ApiError 1234 (connection failure, 5xx, 429 or a broken stream).
+   * ApiError 1234 (connection failure, 5xx, 429 or a broken stream) not caused by RequestRefusedByBackend.
    */
   isDeploymentFailure?: (err: unknown) => boolean;
-  /** Whether the request may go to another deployment. Default: a retryable ApiError (1234, 1305). */
+  /**
+   * Whether the request may go to another deployment. Default: a retryable ApiError (1234, 1305) not
+   * caused by RequestRefusedByBackend.
+   */
   isRetryable?: (err: unknown) => boolean;
 }
 
-const defaultIsFailure = (err: unknown): boolean => err instanceof ApiError && err.code === 1234;
-const defaultIsRetryable = (err: unknown): boolean => err instanceof ApiError && err.retryable;
+const defaultIsFailure = (err: unknown): boolean =>
+  err instanceof ApiError && err.code === 1234 && !isRefusedByBackend(err);
+const defaultIsRetryable = (err: unknown): boolean =>
+  err instanceof ApiError && err.retryable && !isRefusedByBackend(err);
 
 /** The pool can promise only what every deployment can do. */
 function commonCapabilities(engines: ChatEngine[]): ChatEngineCapabilities {

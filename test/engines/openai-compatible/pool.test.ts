@@ -102,6 +102,26 @@ describe('deployment pool with real upstream engines', () => {
     expect(a.requests.length + b.requests.length).toBe(1);
   });
 
+  it('neither retries nor marks unhealthy a request the upstream refused with a 4xx', async () => {
+    const refusing = await upstream(() => ({
+      status: 400,
+      contentType: 'application/json',
+      pieces: ['{"object":"error","message":"stop: too many entries","type":"BadRequestError","code":400}'],
+    }));
+    const other = await upstream(() => sse('ollama-length.sse'));
+    const pool = createDeploymentPool(engines);
+    const { error } = await collectUntilError(pool.generate(chatRequest(), signal()));
+    expect((error as ApiError).code).toBe(1234);
+    expect((error as ApiError).message).toContain('HTTP 400');
+    expect(other.requests).toHaveLength(0);
+    // Still in rotation: the next two requests are shared between both deployments.
+    refusing.setHandler(() => sse('ollama-length.sse'));
+    await collect(pool.generate(chatRequest(), signal()));
+    await collect(pool.generate(chatRequest(), signal()));
+    expect(refusing.requests).toHaveLength(2);
+    expect(other.requests).toHaveLength(1);
+  });
+
   it('throws the last error when every deployment fails', async () => {
     const a = await upstream(() => json(500, 'vllm-error-500.json'));
     const b = await upstream(() => json(429, 'hosted-error-429.json'));

@@ -8,7 +8,9 @@ export function createAgent(options: ResolvedOptions): Agent {
     // One request per connection at a time: a generation holds its connection for seconds, and an
     // abort must be able to close exactly that request's socket.
     pipelining: 1,
-    keepAliveTimeout: 30_000,
+    // Under uvicorn's 5 s idle close (vLLM, SGLang): reusing a socket the server is closing fails a
+    // POST that undici may not retry.
+    keepAliveTimeout: 4_000,
     connect: { timeout: options.connectMs },
     headersTimeout: options.headersMs,
     bodyTimeout: options.idleMs,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../../errors/api-error.js';
+import { RequestRefusedByBackend } from '../pool-errors.js';
 import type { ResolvedOptions } from './options.js';
 
 // vLLM / OpenAI: "maximum context length is"; llama.cpp server: "exceeds the available context size",
@@ -58,7 +59,14 @@ export function statusError(options: ResolvedOptions, status: number, body: stri
   if (isContextLengthError(status, body)) {
     return new ApiError(1261, `Prompt exceeds the model's context window (upstream: ${message.slice(0, 300)})`);
   }
-  return upstreamFailure(options, `upstream answered HTTP ${status}`, { status, upstreamMessage: message });
+  // A 4xx says the server is fine but refused this request; timeouts and rate limits are about the server.
+  const refused = status >= 400 && status < 500 && status !== 408 && status !== 429;
+  return upstreamFailure(
+    options,
+    `upstream answered HTTP ${status}`,
+    { status, upstreamMessage: message },
+    refused ? new RequestRefusedByBackend(status, message) : undefined,
+  );
 }
 
 /** A short, address-free name for a transport failure (clients see it; the log has the full error). */

@@ -1,0 +1,98 @@
+import { Type } from '@sinclair/typebox';
+import { defineChatEngine } from '../factory.js';
+import { createOpenAICompatibleEngine } from './engine.js';
+
+const OpenAICompatibleDeployment = Type.Object(
+  {
+    engine: Type.Literal('openai-compatible'),
+    base_url: Type.String({ pattern: '^https?://', description: 'Including the version prefix, e.g. http://gpu1:8000/v1' }),
+    model: Type.String({ minLength: 1, description: 'The model name the upstream knows.' }),
+    api_key: Type.Optional(Type.String({ description: 'Prefer api_key_env.' })),
+    api_key_env: Type.Optional(Type.String({ description: 'Environment variable holding the upstream key.' })),
+    tokenize_url: Type.Optional(Type.String({ pattern: '^https?://', description: "vLLM's /tokenize URL." })),
+    max_context: Type.Integer({ minimum: 256, default: 32768 }),
+    max_output: Type.Integer({ minimum: 1, default: 8192 }),
+    tools: Type.Boolean({ default: true }),
+    thinking: Type.Boolean({ default: false }),
+    json: Type.Boolean({ default: true }),
+    vision: Type.Boolean({ default: false }),
+    thinking_control: Type.Optional(
+      Type.Object(
+        {
+          chat_template_kwargs: Type.Optional(Type.Boolean()),
+          reasoning_effort: Type.Optional(
+            Type.Object({ enabled: Type.Optional(Type.String()), disabled: Type.Optional(Type.String()) }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    reasoning_field: Type.Optional(
+      Type.Union([Type.Literal('reasoning_content'), Type.Literal('reasoning'), Type.Literal('none')]),
+    ),
+    max_tokens_field: Type.Optional(Type.Union([Type.Literal('max_tokens'), Type.Literal('max_completion_tokens')])),
+    tool_call_ids: Type.Optional(Type.Union([Type.Literal('generate'), Type.Literal('upstream')])),
+    stream: Type.Optional(Type.Boolean()),
+    extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+    timeouts: Type.Optional(
+      Type.Object(
+        {
+          connect_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+          headers_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+          idle_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    connections: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+export const openAICompatibleFactory = defineChatEngine({
+  schema: OpenAICompatibleDeployment,
+  async create(o, context) {
+    const t = o.timeouts;
+    const ctl = o.thinking_control;
+    return createOpenAICompatibleEngine({
+      baseUrl: o.base_url,
+      model: o.model,
+      ...(o.api_key ? { apiKey: o.api_key } : {}),
+      capabilities: {
+        tools: o.tools,
+        thinking: o.thinking,
+        json: o.json,
+        vision: o.vision,
+        maxContext: o.max_context,
+        maxOutput: o.max_output,
+      },
+      ...(o.tokenize_url ? { tokenizeUrl: o.tokenize_url } : {}),
+      ...(ctl
+        ? {
+            thinking: {
+              ...(ctl.chat_template_kwargs === undefined ? {} : { chatTemplateKwargs: ctl.chat_template_kwargs }),
+              ...(ctl.reasoning_effort ? { reasoningEffort: ctl.reasoning_effort } : {}),
+            },
+          }
+        : {}),
+      ...(o.reasoning_field ? { reasoningField: o.reasoning_field } : {}),
+      ...(o.max_tokens_field ? { maxTokensField: o.max_tokens_field } : {}),
+      ...(o.tool_call_ids ? { toolCallIds: o.tool_call_ids } : {}),
+      ...(o.stream === undefined ? {} : { stream: o.stream }),
+      ...(o.extra_body ? { extraBody: o.extra_body } : {}),
+      ...(o.headers ? { headers: o.headers } : {}),
+      ...(t
+        ? {
+            timeouts: {
+              ...(t.connect_ms ? { connectMs: t.connect_ms } : {}),
+              ...(t.headers_ms ? { headersMs: t.headers_ms } : {}),
+              ...(t.idle_ms ? { idleMs: t.idle_ms } : {}),
+            },
+          }
+        : {}),
+      ...(o.connections ? { connections: o.connections } : {}),
+      logger: context.log,
+    });
+  },
+});
