@@ -54,6 +54,9 @@ export function checkMaxTokens(model: string, maxTokens: number | undefined): vo
 export function checkImageSize(model: string, size: string | undefined): void {
   if (size === undefined) return;
   const spec = imageModel(model);
+  // The spec's recommended values are always allowed, even where they fall outside the custom
+  // rules (gen-image recommends 1728x960 and 960x1728, whose short side is below 1024).
+  if (spec.recommendedSizes.includes(size)) return;
   const [w, h] = size.split('x').map(Number) as [number, number];
   const side = `each side from ${spec.minSide} to ${spec.maxSide} px and divisible by ${spec.step}`;
   if ([w, h].some((s) => s < spec.minSide || s > spec.maxSide || s % spec.step !== 0)) {
