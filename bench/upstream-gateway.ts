@@ -45,6 +45,9 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+// Ends with the benchmark, even if that dies without stopping it.
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
 `;
 
 const REQUEST: ChatRequest = {
@@ -133,13 +136,13 @@ async function throughput(target: Target, total: number, concurrency: number): P
 }
 
 async function startUpstream(): Promise<{ origin: string; stop(): void }> {
-  const child = spawn(process.execPath, ['-e', UPSTREAM_SOURCE], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', UPSTREAM_SOURCE], { stdio: ['pipe', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (data: Buffer) => resolve(Number(data.toString().trim())));
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`fake upstream exited with ${code}`)));
   });
-  return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  return { origin: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
 }
 
 export async function run(): Promise<BenchRow[]> {

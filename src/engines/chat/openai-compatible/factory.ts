@@ -5,7 +5,10 @@ import { createOpenAICompatibleEngine } from './engine.js';
 const OpenAICompatibleDeployment = Type.Object(
   {
     engine: Type.Literal('openai-compatible'),
-    base_url: Type.String({ pattern: '^https?://', description: 'Including the version prefix, e.g. http://gpu1:8000/v1' }),
+    base_url: Type.String({
+      pattern: '^https?://',
+      description: 'Including the version prefix, e.g. http://gpu1:8000/v1',
+    }),
     model: Type.String({ minLength: 1, description: 'The model name the upstream knows.' }),
     api_key: Type.Optional(Type.String({ description: 'Prefer api_key_env.' })),
     api_key_env: Type.Optional(Type.String({ description: 'Environment variable holding the upstream key.' })),

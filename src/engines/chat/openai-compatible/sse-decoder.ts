@@ -1,3 +1,5 @@
+const STREAMING: TextDecodeOptions = { stream: true };
+
 /**
  * Incremental Server-Sent Events decoder. Bytes arrive split anywhere (inside a multi-byte
  * character, between `\r` and `\n`, inside `\n\n`); `next()` hands out each complete event's data
@@ -14,7 +16,7 @@ export class SseDecoder {
   isError = false;
 
   feed(chunk: Uint8Array): void {
-    let text = this.utf8.decode(chunk, { stream: true });
+    let text = this.utf8.decode(chunk, STREAMING);
     if (this.lastWasCR && text.charCodeAt(0) === 10) text = text.slice(1);
     this.lastWasCR = false;
     // Lines may end in CRLF, LF or CR (SSE spec); normalising once per chunk keeps the scan to one indexOf.
