@@ -52,6 +52,9 @@ function commonCapabilities(engines: ChatEngine[]): ChatEngineCapabilities {
  */
 export function createDeploymentPool(engines: ChatEngine[], options: DeploymentPoolOptions = {}): ChatEngine {
   if (engines.length === 0) throw new Error('createDeploymentPool needs at least one engine');
+  // With one deployment there is nowhere to fail over to, and a cooling-down sole deployment is tried
+  // anyway: the engine itself behaves the same, without a generator layer on every part.
+  if (engines.length === 1) return engines[0]!;
   const picker = new DeploymentPicker(engines, options.cooldownMs ?? 10_000, options.now ?? Date.now);
   const isFailure = options.isDeploymentFailure ?? defaultIsFailure;
   const isRetryable = options.isRetryable ?? defaultIsRetryable;

@@ -208,6 +208,11 @@ describe('deployment pool, engine-neutral', () => {
     expect(a.closed && b.closed).toBe(true);
   });
 
+  it('is the engine itself when there is only one deployment', () => {
+    const only = new FakeEngine('a');
+    expect(createDeploymentPool([only])).toBe(only);
+  });
+
   it('declares only what every deployment can do', () => {
     const [a, b] = [new FakeEngine('a'), new FakeEngine('b')];
     Object.assign(b.capabilities, { vision: true, maxContext: 4096, tools: false });
@@ -230,7 +235,7 @@ describe('deployment pool, engine-neutral', () => {
       countTokens: async () => 0,
       close: async () => {},
     };
-    const pool = createDeploymentPool([engine]);
+    const pool = createDeploymentPool([engine, new FakeEngine('b')]);
     for await (const _part of pool.generate(chatRequest(), signal())) break;
     expect(released).toBe(true);
   });
