@@ -22,13 +22,22 @@ function frameworkError(err: FastifyError, bodyLimit: number): ApiError | undefi
   return undefined;
 }
 
+/** A body that is not an object: because it was sent as another media type (Fastify parses text/plain), or as JSON. */
+function notObjectMessage(contentType: string | undefined): string {
+  if (contentType && !/^\s*application\/json\s*(;|$)/i.test(contentType)) {
+    return `Content-Type must be application/json, not ${contentType.slice(0, 100)}`;
+  }
+  return 'Request body must be a JSON object';
+}
+
 export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof ApiError) return sendApiError(reply, err);
     if (err.validation) {
       const bodyNotObject =
         err.validationContext === 'body' && err.validation.some((e) => e.instancePath === '' && e.keyword === 'type');
-      if (bodyNotObject) return sendApiError(reply, new ApiError(1210, 'Request body must be a JSON object'));
+      if (bodyNotObject)
+        return sendApiError(reply, new ApiError(1210, notObjectMessage(request.headers['content-type'])));
       return sendApiError(reply, validationToApiError(err.validation, err.validationContext ?? 'body'));
     }
     const known = frameworkError(err, bodyLimit);
