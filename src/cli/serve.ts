@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { pino } from 'pino';
 import { loadConfig } from '../config/load.js';
 import { buildApp } from '../server/app.js';
 import { closeServices, createServices } from '../services/create-services.js';
@@ -23,13 +25,14 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
       data: values.data as string | undefined,
     },
   });
-  const services = await createServices(config);
+  const logger = pino({ level: config.log.level });
+  const services = await createServices(config, { log: logger, configDir: file ? path.dirname(file) : env.cwd });
   const adminKey = await services.keys.ensureAdminKey();
   if (adminKey) {
     env.out('Created the admin key for /admin (shown only this once; set GEN_PLATFORM_ADMIN_KEY to use your own):');
     env.out(adminKey);
   }
-  const app = await buildApp({ services, logger: config.log.level === 'silent' ? false : { level: config.log.level } });
+  const app = await buildApp({ services, logger });
   await app.listen({ port: config.server.port, host: config.server.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.server.port;

@@ -71,6 +71,25 @@ function applyOverrides(raw: Json, sources: ConfigSources, baseDir: string): voi
   if (raw['data_dir'] === undefined) raw['data_dir'] = path.resolve(cwd, 'data');
 }
 
+/** Deployments name the variable that holds their upstream key; it is read here, with the rest of the environment. */
+function resolveKeyVariables(raw: Json, env: ConfigSources['env']): void {
+  const models = raw['models'];
+  if (typeof models !== 'object' || models === null) return;
+  for (const [code, model] of Object.entries(models as Record<string, { deployments?: unknown }>)) {
+    if (!Array.isArray(model?.deployments)) continue;
+    model.deployments.forEach((d: Record<string, unknown>, i) => {
+      const name = d?.['api_key_env'];
+      if (typeof name !== 'string') return;
+      const value = env[name];
+      if (!value)
+        throw new ConfigError(
+          `config: models.${code}.deployments[${i}].api_key_env: environment variable ${name} is not set`,
+        );
+      d['api_key'] = value;
+    });
+  }
+}
+
 function describeErrors(value: unknown): string | undefined {
   const first = Value.Errors(ConfigSchema, value).First();
   if (!first) return undefined;
@@ -86,6 +105,7 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   const file = explicit ? path.resolve(sources.cwd, explicit) : existsSync(fallback) ? fallback : undefined;
   const raw = file ? readFile(file) : {};
   applyOverrides(raw, sources, file ? path.dirname(file) : sources.cwd);
+  resolveKeyVariables(raw, sources.env);
   const withDefaults = Value.Default(ConfigSchema, raw);
   const problem = describeErrors(withDefaults);
   if (problem) throw new ConfigError(file ? `${problem} [${file}]` : problem);

@@ -109,6 +109,31 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {}, description: 'Defaults for keys that carry no limits of their own.' },
     ),
+    embedded: Type.Object(
+      {
+        default_model: Type.String({
+          default: 'hf:unsloth/Qwen3-1.7B-GGUF:Q4_K_M',
+          description:
+            'Model of the embedded engine for every chat and tokenizer model code that `models` does not map; downloaded on first use (`gen-platform models pull` ahead of time). Empty: such codes answer 1211.',
+        }),
+        models_dir: Type.Optional(
+          Type.String({ minLength: 1, description: 'Where downloaded models go; default `<data_dir>/models`.' }),
+        ),
+        threads: Type.Integer({ minimum: 0, default: 0, description: 'llama.cpp threads; 0 = one per available CPU.' }),
+        context_size: Type.Integer({
+          minimum: 256,
+          default: 8192,
+          description: 'Context window of the default model.',
+        }),
+        parallel: Type.Integer({
+          minimum: 1,
+          maximum: 64,
+          default: 2,
+          description: 'Requests the default model serves at once.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     models: Type.Record(
       Type.String(),
       Type.Object({ deployments: Type.Array(Deployment, { minItems: 1 }) }, { additionalProperties: false }),

@@ -1,5 +1,6 @@
 import { ChatCompletionBody } from '../api/chat.js';
 import { checkMaxTokens, checkMessageList } from '../api/rules.js';
+import { sendEventStream } from '../server/event-stream.js';
 import { notConfigured } from './not-configured.js';
 import { defineOperation } from './operation.js';
 
@@ -14,7 +15,25 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
     checkMessageList(body.messages, { assistantNeedsContent: true });
     checkMaxTokens(body.model, body.max_tokens);
   },
-  async handle({ body }) {
-    throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
+  async handle({ body, services, clientRequestId, signal, request, reply }) {
+    const chat = services.chat;
+    if (!chat) throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
+    const run = await chat.start(body, clientRequestId, signal);
+    const noteUsage = () => {
+      request.usage.promptTokens = run.usage?.promptTokens ?? 0;
+      request.usage.completionTokens = run.usage?.completionTokens ?? 0;
+    };
+    if (!body.stream) {
+      const completion = await chat.complete(run);
+      noteUsage();
+      return completion;
+    }
+    const log = (err: unknown, message: string) => request.log.error({ err }, message);
+    try {
+      await sendEventStream(reply, chat.chunks(run, signal, log));
+    } finally {
+      noteUsage();
+    }
+    return undefined;
   },
 });

@@ -13,7 +13,10 @@ export const tokenizer = defineOperation<TokenizerBody>({
   rules(body) {
     checkMessageList(body.messages, { assistantNeedsContent: false });
   },
-  async handle({ body }) {
-    throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
+  async handle({ body, services, clientRequestId, request }) {
+    if (!services.tokenizer) throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
+    const reply = await services.tokenizer.count(body, clientRequestId);
+    request.usage.promptTokens = reply.usage.total_tokens;
+    return reply;
   },
 });

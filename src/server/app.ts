@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import type { PlatformServices } from '../services/platform-services.js';
@@ -14,15 +14,15 @@ import './request-state.js';
 
 export interface BuildAppOptions {
   services: PlatformServices;
-  /** Fastify logger options, or false for none (tests). */
-  logger?: boolean | { level: string };
+  /** The process's logger; none in tests. */
+  logger?: FastifyBaseLogger;
 }
 
 /** Builds the whole HTTP app without listening: tests use `inject`, `serve` calls `listen`. */
-export async function buildApp({ services, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ services, logger }: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger,
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: config.server.body_limit,
     trustProxy: config.server.trust_proxy,
     genReqId: () => newPlatformId(),

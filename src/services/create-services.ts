@@ -1,19 +1,56 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import type { Config } from '../config/schema.js';
+import type { EngineContext } from '../engines/chat/factory.js';
+import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { openStore } from '../stores/open-store.js';
+import { ChatService } from './chat/chat-service.js';
+import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
 import { KeyService } from './keys/key-service.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
 import { KeyLimiter } from './limits/key-limiter.js';
 import type { PlatformServices } from './platform-services.js';
+import { TokenizerService } from './tokenizer/tokenizer-service.js';
 
-/** Opens the store and builds the services of a validated configuration. */
-export async function createServices(config: Config): Promise<PlatformServices> {
+export interface ServiceOptions {
+  log?: EngineContext['log'];
+  /** Folder of the configuration file, against which relative model paths resolve. */
+  configDir?: string;
+}
+
+const quietLog: EngineContext['log'] = { info() {}, warn() {}, error() {} };
+
+/** Opens the store and builds the services of a validated configuration, once, at start-up. */
+export async function createServices(config: Config, options: ServiceOptions = {}): Promise<PlatformServices> {
+  // Deployments are validated before anything is opened, so a bad one stops start-up cleanly.
+  const deployments = resolveDeployments(config, CHAT_ENGINES);
   const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
   const store = await openStore(config);
   const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
   const limiter = new KeyLimiter({ store, defaults: config.limits });
-  return { config, store, keys, limiter };
+  const context = engineContext(
+    config,
+    options.log ?? quietLog,
+    availableParallelism(),
+    options.configDir ?? path.resolve('.'),
+  );
+  const engines = new EngineDirectory(deployments, context);
+  const chat = deployments.size > 0 ? new ChatService(engines) : undefined;
+  return {
+    config,
+    store,
+    keys,
+    limiter,
+    chat,
+    tokenizer: chat && new TokenizerService(chat),
+    engines,
+    async close() {
+      await engines.close();
+      await store.close();
+    },
+  };
 }
 
 export async function closeServices(services: PlatformServices): Promise<void> {
-  await services.store.close();
+  await services.close();
 }

@@ -1,7 +1,10 @@
 import type { Config } from '../config/schema.js';
 import type { Store } from '../stores/types.js';
+import type { ChatService } from './chat/chat-service.js';
+import type { EngineDirectory } from './chat/engine-directory.js';
 import type { KeyService } from './keys/key-service.js';
 import type { KeyLimiter } from './limits/key-limiter.js';
+import type { TokenizerService } from './tokenizer/tokenizer-service.js';
 
 /** Everything the routes call. Capabilities that later work plugs in are optional until configured. */
 export interface PlatformServices {
@@ -9,4 +12,9 @@ export interface PlatformServices {
   store: Store;
   keys: KeyService;
   limiter: KeyLimiter;
+  engines?: EngineDirectory;
+  chat?: ChatService | undefined;
+  tokenizer?: TokenizerService | undefined;
+  /** Releases what the services hold (engines, browsers, pools). */
+  close(): Promise<void>;
 }

@@ -36,9 +36,10 @@ export async function createTestApp(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gen-platform-test-'));
   const { writeFileSync } = await import('node:fs');
   const file = path.join(dataDir, 'config.json');
-  writeFileSync(file, JSON.stringify({ log: { level: 'silent' }, ...overrides }));
+  // No default model: tests never download; those that chat configure the test models.
+  writeFileSync(file, JSON.stringify({ log: { level: 'silent' }, embedded: { default_model: '' }, ...overrides }));
   const { config } = loadConfig({ file, cwd: dataDir, env: { GEN_PLATFORM_DATA: dataDir, ...env } });
-  const services = await createServices(config);
+  const services = await createServices(config, { configDir: dataDir });
   const app = await buildApp({ services });
   const newKey = async (options: { endpoints?: Endpoint[]; limits?: Config['limits'] } = {}) =>
     (await services.keys.create({ name: 'test', ...options })).key;

@@ -1,4 +1,4 @@
-const STREAMING: TextDecodeOptions = { stream: true };
+const STREAMING: { stream?: boolean } = { stream: true };
 
 /**
  * Incremental Server-Sent Events decoder. Bytes arrive split anywhere (inside a multi-byte

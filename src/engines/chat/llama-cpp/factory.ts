@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { resolveModelFile } from 'node-llama-cpp';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineChatEngine, type EngineContext } from '../factory.js';
+import { createLlamaCppEngine } from './engine.js';
+
+const LlamaCppDeployment = Type.Object(
+  {
+    engine: Type.Literal('llama-cpp'),
+    model: Type.String({
+      minLength: 1,
+      description:
+        'A local GGUF path, or a reference downloaded on first use (`hf:user/repo:quant`, `https://...gguf`).',
+    }),
+    threads: Type.Optional(Type.Integer({ minimum: 1, maximum: 256 })),
+    context_size: Type.Optional(Type.Integer({ minimum: 256 })),
+    parallel: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+    queue: Type.Optional(Type.Integer({ minimum: 0 })),
+    gpu: Type.Optional(Type.Boolean()),
+    max_output: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+const isRemote = (model: string) => /^(hf:|huggingface:|https?:\/\/)/.test(model);
+
+async function localModel(model: string, context: EngineContext, download: boolean): Promise<string> {
+  if (!isRemote(model)) return path.resolve(context.configDir, model);
+  const modelsDir = context.modelsDir;
+  try {
+    return await resolveModelFile(model, { directory: modelsDir, download: download ? 'auto' : false, cli: download });
+  } catch (err) {
+    throw new ApiError(
+      1234,
+      `The model ${model} is not available: ${(err as Error).message}. Run \`gen-platform models pull\` on a machine with network access, or point the deployment at a local GGUF file`,
+      { cause: err },
+    );
+  }
+}
+
+export const llamaCppFactory = defineChatEngine({
+  schema: LlamaCppDeployment,
+  async create(o, context) {
+    const modelPath = await localModel(o.model, context, true);
+    if (!existsSync(modelPath)) throw new ApiError(1234, `The model file ${modelPath} does not exist`);
+    return createLlamaCppEngine({
+      modelPath,
+      threads: o.threads ?? context.defaultThreads,
+      ...(o.context_size === undefined ? {} : { contextSize: o.context_size }),
+      ...(o.parallel === undefined ? {} : { parallel: o.parallel }),
+      ...(o.queue === undefined ? {} : { queueLimit: o.queue }),
+      ...(o.max_output === undefined ? {} : { maxOutput: o.max_output }),
+      gpu: o.gpu ? 'auto' : false,
+    });
+  },
+  async prepare(o, context) {
+    return isRemote(o.model) ? localModel(o.model, context, true) : undefined;
+  },
+});
