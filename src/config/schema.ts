@@ -134,6 +134,38 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    reader: Type.Object(
+      {
+        allow_hosts: Type.Array(Type.String({ minLength: 1 }), {
+          default: [],
+          description:
+            'Hostnames (`intranet.example`, `*.example`) or IPs/CIDRs that the reader may fetch although they are private or loopback.',
+        }),
+        max_bytes: Type.Integer({
+          minimum: 1024,
+          default: 10 * 1024 * 1024,
+          description: 'Largest page read, after decompression.',
+        }),
+        max_redirects: Type.Integer({ minimum: 0, maximum: 20, default: 5 }),
+        idle_timeout_ms: Type.Integer({
+          minimum: 100,
+          default: 10_000,
+          description: 'Longest silence while reading a page.',
+        }),
+        browser: Type.Union([Type.Literal('never'), Type.Literal('auto'), Type.Literal('always')], {
+          default: 'never',
+          description: '`auto` renders pages whose HTML has scripts but almost no text in headless Chromium.',
+        }),
+        chromium_path: Type.String({ default: '/usr/bin/chromium', description: "Debian's `chromium` package." }),
+        cache_ttl_seconds: Type.Integer({
+          minimum: 0,
+          default: 3600,
+          description: 'Lifetime of cached pages; 0 disables the cache.',
+        }),
+        user_agent: Type.Optional(Type.String({ minLength: 1 })),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     models: Type.Record(
       Type.String(),
       Type.Object({ deployments: Type.Array(Deployment, { minItems: 1 }) }, { additionalProperties: false }),

@@ -1,5 +1,5 @@
 import { ReaderBody } from '../api/reader.js';
-import { notConfigured } from './not-configured.js';
+import { newPlatformId, unixSeconds } from '../server/ids.js';
 import { defineOperation } from './operation.js';
 
 export const reader = defineOperation<ReaderBody>({
@@ -9,7 +9,10 @@ export const reader = defineOperation<ReaderBody>({
   base: 'paas',
   summary: 'Read a web page as markdown, text or HTML',
   body: ReaderBody,
-  async handle() {
-    throw notConfigured('The web reader', 'reader');
+  async handle({ body, services, clientRequestId, signal }) {
+    const { request_id: _requestId, user_id: _userId, ...request } = body;
+    const result = await services.reader.read(request, signal);
+    const id = newPlatformId();
+    return { id, created: unixSeconds(), request_id: clientRequestId ?? id, model: 'reader', reader_result: result };
   },
 });

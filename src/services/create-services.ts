@@ -10,6 +10,8 @@ import { KeyService } from './keys/key-service.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
 import { KeyLimiter } from './limits/key-limiter.js';
 import type { PlatformServices } from './platform-services.js';
+import { createReaderService } from './reader/index.js';
+import { readerOptions } from './reader-options.js';
 import { TokenizerService } from './tokenizer/tokenizer-service.js';
 
 export interface ServiceOptions {
@@ -36,8 +38,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const engines = new EngineDirectory(deployments, context);
   const chat = deployments.size > 0 ? new ChatService(engines) : undefined;
+  const reader = createReaderService(readerOptions(config.reader, store));
   return {
     config,
+    reader,
     store,
     keys,
     limiter,
@@ -45,7 +49,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     tokenizer: chat && new TokenizerService(chat),
     engines,
     async close() {
-      await engines.close();
+      await Promise.all([engines.close(), reader.close()]);
       await store.close();
     },
   };

@@ -4,6 +4,7 @@ import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { KeyService } from './keys/key-service.js';
 import type { KeyLimiter } from './limits/key-limiter.js';
+import type { ReaderService } from './reader/index.js';
 import type { TokenizerService } from './tokenizer/tokenizer-service.js';
 
 /** Everything the routes call. Capabilities that later work plugs in are optional until configured. */
@@ -15,6 +16,7 @@ export interface PlatformServices {
   engines?: EngineDirectory;
   chat?: ChatService | undefined;
   tokenizer?: TokenizerService | undefined;
+  reader: ReaderService;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

@@ -1,0 +1,25 @@
+import type { Config } from '../config/schema.js';
+import type { Store } from '../stores/types.js';
+import type { ReaderServiceOptions } from './reader/index.js';
+
+/** The reader's options from the configuration, its cache kept in the store. */
+export function readerOptions(config: Config['reader'], store: Store): ReaderServiceOptions {
+  return {
+    allowHosts: config.allow_hosts,
+    maxBytes: config.max_bytes,
+    maxRedirects: config.max_redirects,
+    idleTimeoutMs: config.idle_timeout_ms,
+    browser: config.browser,
+    chromiumPath: config.chromium_path,
+    ...(config.user_agent ? { userAgent: config.user_agent } : {}),
+    ...(config.cache_ttl_seconds > 0
+      ? {
+          cacheTtlSeconds: config.cache_ttl_seconds,
+          cache: {
+            get: (key) => store.getCache(`reader:${key}`, Date.now()),
+            set: (key, value, ttl) => store.setCache(`reader:${key}`, value, Date.now() + ttl * 1000),
+          },
+        }
+      : {}),
+  };
+}
