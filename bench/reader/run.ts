@@ -1,14 +1,14 @@
-import { Readability } from '@mozilla/readability';
-import { JSDOM } from 'jsdom';
-import { readHtml } from '../../src/services/reader/html-reader.js';
-import { type BenchPage, loadPages } from './dataset.js';
-import { tokenF1 } from './f1.js';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ExtractorName } from './extractors.js';
+import type { Measurement, PageScore } from './measure.js';
 
 /**
- * Reader extraction benchmark (design.md §8): token F1 against hand-checked ground truth, pages per
- * second and peak memory of the reader's own pipeline (Readability on linkedom, with the fallback and
- * boilerplate rules, producing the `text` format), beside Readability on jsdom measured in the same
- * run. Run alone with `npx tsx bench/reader/run.ts`.
+ * Reader extraction benchmark (design.md §8): token precision, recall and F1 against hand-checked
+ * ground truth (data/README.md), pages per second and peak memory of the reader's own pipeline
+ * (Readability on linkedom with the fallback and boilerplate rules, `text` format), beside Mozilla
+ * Readability on jsdom measured the same way. Each extractor runs in a child process of its own so
+ * that memory figures are not mixed. `npx tsx bench/reader/run.ts [--pages]` prints the table alone.
  */
 
 export interface BenchRow {
@@ -19,45 +19,29 @@ export interface BenchRow {
   ratio: number;
 }
 
-interface Measured {
-  f1: number;
-  pagesPerSecond: number;
-  peakMb: number;
+const ROUNDS = 3;
+const MEASURE = fileURLToPath(new URL('./measure.ts', import.meta.url));
+
+function measureInChild(extractor: ExtractorName): Promise<Measurement> {
+  return new Promise((resolve, reject) => {
+    const child = fork(MEASURE, [extractor, String(ROUNDS)], {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let result: Measurement | undefined;
+    child.on('message', (message) => {
+      result = message as Measurement;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (result) resolve(result);
+      else reject(new Error(`reader bench child for ${extractor} exited with ${code} and no result`));
+    });
+  });
 }
 
-type Extractor = (page: BenchPage) => string;
-
-const ours: Extractor = (page) =>
-  readHtml(page.html, page.url, { url: page.url, return_format: 'text' }).result.content;
-
-const jsdomReadability: Extractor = (page) => {
-  const dom = new JSDOM(page.html, { url: page.url });
-  const text = new Readability(dom.window.document).parse()?.textContent ?? '';
-  dom.window.close();
-  return text;
-};
-
-function measure(pages: BenchPage[], extract: Extractor, rounds: number): Measured {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const startRss = process.memoryUsage().rss;
-  let peak = startRss;
-  let f1 = 0;
-  const started = performance.now();
-  for (let round = 0; round < rounds; round++) {
-    for (const page of pages) {
-      const text = extract(page);
-      if (round === 0) f1 += tokenF1(text, page.truth).f1;
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    f1: pages.length ? f1 / pages.length : 0,
-    pagesPerSecond: (pages.length * rounds) / seconds,
-    peakMb: (peak - startRss) / (1024 * 1024),
-  };
-}
+const mean = (pages: PageScore[], key: 'precision' | 'recall' | 'f1'): number =>
+  pages.length ? pages.reduce((sum, page) => sum + page[key], 0) / pages.length : 0;
 
 const row = (name: string, value: number, unit: string, baseline: number): BenchRow => ({
   name,
@@ -67,32 +51,45 @@ const row = (name: string, value: number, unit: string, baseline: number): Bench
   ratio: baseline === 0 ? 0 : Number((value / baseline).toFixed(3)),
 });
 
+let last: { ours: Measurement; jsdom: Measurement } | undefined;
+
 export async function run(): Promise<BenchRow[]> {
-  const pages = loadPages();
-  if (pages.length === 0) return [];
-  const rounds = 3;
-  // Warm both up once so that module loading and JIT do not count against either.
-  measure(pages.slice(0, 2), ours, 1);
-  measure(pages.slice(0, 2), jsdomReadability, 1);
-  const mine = measure(pages, ours, rounds);
-  const base = measure(pages, jsdomReadability, rounds);
+  // One after the other: on a small shared machine, two at once would time each other.
+  const ours = await measureInChild('ours');
+  const jsdom = await measureInChild('jsdom');
+  last = { ours, jsdom };
+  const n = ours.pages.length;
+  if (n === 0) return [];
+  const groups = [...new Set(ours.pages.map((page) => page.name.split('-')[0] ?? ''))].map((prefix) => {
+    const mine = ours.pages.filter((page) => page.name.startsWith(`${prefix}-`));
+    const theirs = jsdom.pages.filter((page) => page.name.startsWith(`${prefix}-`));
+    return row(`reader F1, ${prefix}-* pages (${mine.length})`, mean(mine, 'f1'), 'F1', mean(theirs, 'f1'));
+  });
   return [
-    row(`reader extraction F1 (${pages.length} pages)`, mine.f1, 'F1', base.f1),
-    row('reader pages per second', mine.pagesPerSecond, 'pages/s', base.pagesPerSecond),
-    row('reader peak memory growth', mine.peakMb, 'MB', base.peakMb),
+    row(`reader extraction F1 (${n} pages)`, mean(ours.pages, 'f1'), 'F1', mean(jsdom.pages, 'f1')),
+    ...groups,
+    row('reader extraction precision', mean(ours.pages, 'precision'), 'P', mean(jsdom.pages, 'precision')),
+    row('reader extraction recall', mean(ours.pages, 'recall'), 'R', mean(jsdom.pages, 'recall')),
+    row('reader pages per second', ours.pagesPerSecond, 'pages/s', jsdom.pagesPerSecond),
+    row('reader peak memory growth', ours.peakMb, 'MB', jsdom.peakMb),
   ];
 }
 
-/** Per-page scores, to see where the extractor wins or loses (`npx tsx bench/reader/run.ts --pages`). */
-export function perPage(): { name: string; ours: number; jsdom: number }[] {
-  return loadPages().map((page) => ({
+/** Per-page scores of the last run, to see where the extractor wins or loses. */
+export function perPage(): { name: string; ours: number; jsdom: number; oursP: number; oursR: number }[] {
+  if (!last) return [];
+  const base = new Map(last.jsdom.pages.map((page) => [page.name, page]));
+  return last.ours.pages.map((page) => ({
     name: page.name,
-    ours: tokenF1(ours(page), page.truth).f1,
-    jsdom: tokenF1(jsdomReadability(page), page.truth).f1,
+    ours: Number(page.f1.toFixed(3)),
+    jsdom: Number((base.get(page.name)?.f1 ?? 0).toFixed(3)),
+    oursP: Number(page.precision.toFixed(3)),
+    oursR: Number(page.recall.toFixed(3)),
   }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await run();
   if (process.argv.includes('--pages')) console.table(perPage());
-  console.table(await run());
+  console.table(rows);
 }
