@@ -22,6 +22,8 @@ export interface SqliteFtsOptions {
 }
 
 export const DEFAULT_TITLE_WEIGHT = 2;
+/** Matches ranked before filtering; see the query statements. */
+const RANK_WINDOW = 200;
 
 interface QueryParams {
   titleWeight: number;
@@ -53,7 +55,8 @@ export class SqliteFtsIndex implements SearchIndex {
   readonly #insertFts: Statement<[number, string, string]>;
   readonly #deleteFts: Statement<[number]>;
   readonly #deleteDoc: Statement<[number]>;
-  readonly #query: Statement<[QueryParams], HitRow>;
+  readonly #queryWindow: Statement<[QueryParams & { window: number }], HitRow>;
+  readonly #queryAll: Statement<[QueryParams], HitRow>;
 
   /** `source`: a database file path (opened and owned) or an open database (shared, left open). */
   constructor(source: string | Database, options: SqliteFtsOptions = {}) {
@@ -78,18 +81,22 @@ export class SqliteFtsIndex implements SearchIndex {
     this.#insertFts = db.prepare('INSERT INTO search_fts (rowid, title, content) VALUES (?, ?, ?)');
     this.#deleteFts = db.prepare('DELETE FROM search_fts WHERE rowid = ?');
     this.#deleteDoc = db.prepare('DELETE FROM search_documents WHERE id = ?');
-    // Filters run in SQL so that `LIMIT` counts only documents that pass them.
-    this.#query = db.prepare(
-      `SELECT d.url, d.title, d.content, d.site, d.host, d.published,
-              -bm25(search_fts, @titleWeight, 1.0) AS score
-       FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
-       WHERE search_fts MATCH @match
-         AND d.collection IN (SELECT value FROM json_each(@collections))
+    // Ranking reads only the FTS index; joining every matching row to its document first costs
+    // ~4x more at 100k pages. So the best `window` matches are ranked alone, then filtered; when
+    // fewer than `count` pass and the window was full, the query runs again over all matches
+    // (`LIMIT -1`, no limit). Either way the answer is the exact top `count` that pass the filters.
+    const sql = (window: string) =>
+      `SELECT d.url, d.title, d.content, d.site, d.host, d.published, f.score
+       FROM (SELECT rowid AS id, -bm25(search_fts, @titleWeight, 1.0) AS score
+             FROM search_fts WHERE search_fts MATCH @match ORDER BY score DESC LIMIT ${window}) f
+       JOIN search_documents d ON d.id = f.id
+       WHERE d.collection IN (SELECT value FROM json_each(@collections))
          AND (@domain IS NULL OR d.host = @domain OR substr(d.host, -length(@domain) - 1) = '.' || @domain)
          AND (@cutoff IS NULL OR d.published_ms >= @cutoff)
-       ORDER BY score DESC
-       LIMIT @count`,
-    );
+       ORDER BY f.score DESC
+       LIMIT @count`;
+    this.#queryWindow = db.prepare(sql('@window'));
+    this.#queryAll = db.prepare(sql('-1'));
   }
 
   async upsert(docs: SearchDocument[]): Promise<void> {
@@ -139,14 +146,19 @@ export class SqliteFtsIndex implements SearchIndex {
     const domain = normaliseDomain(q.domain) ?? null;
     const cutoff = recencyCutoff(q.recency, q.now) ?? null;
     const collections = JSON.stringify(q.collections ?? [DEFAULT_COLLECTION]);
-    const rows = this.#query.all({
+    const params: QueryParams = {
       titleWeight: this.#titleWeight,
       match: ftsMatch(terms),
       collections,
       domain,
       cutoff,
       count: checkCount(q.count),
-    });
+    };
+    const window = Math.max(RANK_WINDOW, params.count * 4);
+    let rows = this.#queryWindow.all({ ...params, window });
+    // Short answer: either few documents match at all (the full query is then cheap too) or the
+    // filters dropped part of the window.
+    if (rows.length < params.count) rows = this.#queryAll.all(params);
     return rows.map((r) => ({
       url: r.url,
       title: r.title,

@@ -7,16 +7,18 @@ export const SCHEMA_VERSION = 1;
 // version lives in its own table rather than in `PRAGMA user_version`, which the store owns.
 const MIGRATIONS: Record<number, string> = {
   1: `
+    -- Filter columns first and content last: SQLite reads a row's columns in order, so filters
+    -- then never walk past long content (which spills into overflow pages).
     CREATE TABLE IF NOT EXISTS search_documents (
       id INTEGER PRIMARY KEY,
       collection TEXT NOT NULL,
+      host TEXT NOT NULL,
+      published_ms INTEGER,
       url TEXT NOT NULL,
+      site TEXT,
+      published TEXT,
       title TEXT NOT NULL,
       content TEXT NOT NULL,
-      site TEXT,
-      host TEXT NOT NULL,
-      published TEXT,
-      published_ms INTEGER,
       UNIQUE (collection, url)
     );
     CREATE INDEX IF NOT EXISTS search_documents_host ON search_documents (collection, host);

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface BenchDoc {
+  id: string;
+  title: string;
+  content: string;
+}
+export interface BenchQuery {
+  id: string;
+  text: string;
+}
+
+const DATA = join(import.meta.dirname, 'data');
+const jsonl = <T>(name: string): T[] =>
+  readFileSync(join(DATA, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+
+export function loadCollection(): { docs: BenchDoc[]; queries: BenchQuery[]; qrels: Map<string, Map<string, number>> } {
+  const qrels = new Map<string, Map<string, number>>();
+  for (const line of readFileSync(join(DATA, 'qrels.tsv'), 'utf8').split('\n')) {
+    const [q, d, g] = line.split('\t');
+    if (!q || !d) continue;
+    if (!qrels.has(q)) qrels.set(q, new Map());
+    qrels.get(q)!.set(d, Number(g ?? 1));
+  }
+  return { docs: jsonl<BenchDoc>('corpus.jsonl'), queries: jsonl<BenchQuery>('queries.jsonl'), qrels };
+}
+
+export const docUrl = (id: string, copy = 0) => `https://bench.local/${encodeURI(id)}${copy ? `?copy=${copy}` : ''}`;
+
+/** nDCG@k with graded gains (2^g - 1) and recall@k for one query's ranked doc ids. */
+export function score(ranked: string[], judged: Map<string, number>, k = 10): { ndcg: number; recall: number } {
+  const gain = (g: number) => 2 ** g - 1;
+  let dcg = 0;
+  ranked.slice(0, k).forEach((id, i) => {
+    dcg += gain(judged.get(id) ?? 0) / Math.log2(i + 2);
+  });
+  const ideal = [...judged.values()].sort((a, b) => b - a).slice(0, k);
+  const idcg = ideal.reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
+  const relevant = [...judged.values()].filter((g) => g > 0).length;
+  const found = ranked.slice(0, k).filter((id) => (judged.get(id) ?? 0) > 0).length;
+  return { ndcg: idcg > 0 ? dcg / idcg : 0, recall: relevant > 0 ? found / relevant : 0 };
+}
+
+/** Seeded PRNG (mulberry32): the synthetic 100k corpus is the same on every run. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The 100k corpus: the judged corpus plus copies of it in which each word is, with probability
+ * 0.3, replaced by a word drawn from the corpus's own token stream (so the replacement follows the
+ * corpus's term frequencies). Copies keep the length and vocabulary of real pages, posting lists
+ * grow as they would, and no copy is an exact duplicate of the page a query is after.
+ */
+export function synthesise(docs: BenchDoc[], total: number, seed = 42): { url: string; doc: BenchDoc }[] {
+  const random = rng(seed);
+  const stream = docs.flatMap((d) => d.content.split(' ')).filter((w) => w !== '');
+  const pick = () => stream[Math.floor(random() * stream.length)]!;
+  const vary = (text: string) =>
+    text
+      .split(' ')
+      .map((w) => (random() < 0.3 ? pick() : w))
+      .join(' ');
+  const out: { url: string; doc: BenchDoc }[] = docs.map((doc) => ({ url: docUrl(doc.id), doc }));
+  for (let copy = 1; out.length < total; copy++) {
+    for (const doc of docs) {
+      if (out.length >= total) break;
+      out.push({ url: docUrl(doc.id, copy), doc: { id: doc.id, title: vary(doc.title), content: vary(doc.content) } });
+    }
+  }
+  return out;
+}
