@@ -2,13 +2,16 @@
 import { UsageError } from './cli/args.js';
 import type { CliEnv } from './cli/cli-env.js';
 import { KEYS_USAGE, keysCommand } from './cli/keys.js';
+import { MODELS_USAGE, modelsCommand } from './cli/models.js';
 import { SERVE_USAGE, serveCommand } from './cli/serve.js';
 import { ConfigError } from './config/load.js';
+import { ApiError } from './errors/api-error.js';
 
 const USAGE = `gen-platform: a self-hostable Model Platform API server
 
 ${SERVE_USAGE}
-${KEYS_USAGE}`;
+${KEYS_USAGE}
+${MODELS_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   // The one place that reads the process environment; everything else receives it.
@@ -25,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
         return await serveCommand(rest, env);
       case 'keys':
         return await keysCommand(rest, env);
+      case 'models':
+        return await modelsCommand(rest, env);
       case undefined:
       case 'help':
       case '--help':
@@ -39,6 +44,10 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof ConfigError || err instanceof UsageError) {
       env.err(`gen-platform: ${err.message}`);
       return 2;
+    }
+    if (err instanceof ApiError) {
+      env.err(`gen-platform: ${err.message}`);
+      return 1;
     }
     throw err;
   }
