@@ -6,13 +6,9 @@ import { createLlamaCppEngine } from '../src/engines/chat/llama-cpp/engine.js';
 import type { ChatRequest } from '../src/engines/chat/types.js';
 import { writeTestModels } from '../src/test-models/write-test-models.js';
 
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  baseline: number;
-  ratio: number;
-}
+import type { BenchRow } from './types.js';
+
+export type { BenchRow };
 
 const TOKENS = 400;
 const ROUNDS = 7;

@@ -11,13 +11,9 @@ import { Agent } from 'undici';
 import { createOpenAICompatibleEngine } from '../src/engines/chat/openai-compatible/index.js';
 import type { ChatEngine, ChatRequest } from '../src/engines/chat/types.js';
 
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  baseline: number;
-  ratio: number;
-}
+import type { BenchRow } from './types.js';
+
+export type { BenchRow };
 
 const SEQUENTIAL = 300;
 const CONCURRENCY = 64;
