@@ -11,13 +11,9 @@ import type { Measurement, PageScore } from './measure.js';
  * that memory figures are not mixed. `npx tsx bench/reader/run.ts [--pages]` prints the table alone.
  */
 
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  baseline: number;
-  ratio: number;
-}
+import type { BenchRow } from '../types.js';
+
+export type { BenchRow };
 
 const ROUNDS = 3;
 const MEASURE = fileURLToPath(new URL('./measure.ts', import.meta.url));

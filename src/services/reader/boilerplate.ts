@@ -1,4 +1,4 @@
-import { all, type DomDocument, type DomElement } from './dom.js';
+import { all, type DomDocument, type DomElement, TEXT_NODE } from './dom.js';
 
 /**
  * DOM clean-ups around Readability: what is never content (hidden or structural chrome), and the
@@ -45,6 +45,16 @@ export function stripChrome(root: DomDocument | DomElement): void {
 const BOILERPLATE_NAME =
   /(^|[\s_-])(share|sharing|social|newsletter|subscribe|subscription|related|recommend\w*|promo\w*|advert\w*|ads?|sponsor\w*|cookie\w*|popup|modal|breadcrumbs?|signup|outbrain|taboola)($|[\s_-])/i;
 
+/**
+ * Blocks that sit in or beside an article but are not its text: picture captions and credits, the
+ * byline, author box and post meta line, tag and topic lists, "read also" pointers. Captions run
+ * longer than share bars, hence their own length limit.
+ */
+const ANNOTATION_MAX_CHARS = 400;
+const FURNITURE_MAX_CHARS = 200;
+const ANNOTATION_NAME =
+  /(^|[\s_-])((wp-)?caption\w*|legende|credits?|photo-?credits?|image-?credits?|byline|author\w*|bio|meta|tags?|tag-?list|topics?|keywords|read-?more|see-?also|more-?(stories|from)|others|kudos)($|[\s_-])/i;
+
 const AD_LABEL = /^\s*(advertisement|advertising|sponsored|sponsored content|anzeige|publicité|广告)\s*$/i;
 
 const linkDensity = (element: DomElement): number => {
@@ -54,22 +64,41 @@ const linkDensity = (element: DomElement): number => {
   return linked / text;
 };
 
+/** An element inside running prose (a link or a span in a sentence) is part of that sentence. */
+const inRunningText = (element: DomElement): boolean => {
+  if (element.localName === 'a') return true;
+  const parent = element.parentElement;
+  if (!parent) return false;
+  return Array.from(parent.childNodes).some(
+    (node) => node.nodeType === TEXT_NODE && (node.textContent ?? '').trim().length > 0,
+  );
+};
+
+const isFurniture = (element: DomElement): boolean => {
+  const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  const boilerplate = BOILERPLATE_NAME.test(name);
+  if (!boilerplate) {
+    if (!ANNOTATION_NAME.test(name) && element.localName !== 'figcaption') return false;
+    // A caption or byline holds no heading; a block that does is a section of the article.
+    if (element.querySelector('h1, h2, h3, h4, h5, h6')) return false;
+  }
+  if (inRunningText(element)) return false;
+  const text = (element.textContent ?? '').trim();
+  if (!boilerplate) return text.length < ANNOTATION_MAX_CHARS;
+  return text.length < FURNITURE_MAX_CHARS || linkDensity(element) > 0.5;
+};
+
 /**
- * After Readability: blocks named like page furniture (share bars, "related" lists, ad slots) that
- * are short or mostly links. The name alone is not enough: article bodies sometimes carry such
- * class names, so long prose is kept.
+ * Blocks named like page furniture (share bars, "related" lists, ad slots, captions, bylines, tag
+ * lists) that are short or mostly links. The name alone is not enough: article bodies sometimes
+ * carry such class names, so long prose is kept, and so is anything inside a sentence.
  */
 export function removeFurniture(root: DomElement): void {
   for (const element of all(root, 'div, p, span, section, aside')) {
     // Ad slots labelled as such carry no article text.
     if (AD_LABEL.test(element.textContent ?? '')) element.remove();
   }
-  for (const element of all(root, '[class], [id]')) {
-    const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
-    if (!BOILERPLATE_NAME.test(name)) continue;
-    const text = (element.textContent ?? '').trim();
-    if (text.length < 200 || linkDensity(element) > 0.5) element.remove();
-  }
+  for (const element of all(root, '[class], [id], figcaption')) if (isFurniture(element)) element.remove();
 }
 
 export function stripClasses(root: DomElement): void {

@@ -2,7 +2,8 @@ import { type DomElement, type DomNode, isElement, TEXT_NODE } from './dom.js';
 
 /**
  * Readable plain text from article HTML: blocks separated by blank lines, line breaks kept,
- * list items on their own lines, table cells tab-separated, preformatted text as it is.
+ * list items on their own lines, table cells tab-separated, preformatted text as it is, images left
+ * out (as a browser's innerText does).
  */
 
 const BLOCKS = new Set([
@@ -46,11 +47,8 @@ function walk(node: DomNode, out: string[]): void {
   const tag = node.nodeName;
   if (tag === 'BR') return void out.push('\n');
   if (tag === 'PRE') return void out.push(`\n\n${node.textContent ?? ''}\n\n`);
-  if (tag === 'IMG') {
-    const alt = (node as DomElement).getAttribute('alt')?.trim();
-    if (alt) out.push(` ${alt} `);
-    return;
-  }
+  // Images are not text: their alt text (often a file name or the headline again) stays out.
+  if (tag === 'IMG') return;
   if (tag === 'LI') out.push('\n- ');
   else if (tag === 'TR') out.push('\n');
   else if (tag === 'TD' || tag === 'TH') out.push('\t');
