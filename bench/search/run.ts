@@ -9,15 +9,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
 import { SqliteFtsIndex } from '../../src/search/sqlite-fts/index.js';
+import type { BenchRow } from '../types.js';
 import { type BenchDoc, type BenchQuery, docUrl, loadCollection, score, synthesise } from './collection.js';
 
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  baseline: number;
-  ratio: number;
-}
+export type { BenchRow };
 
 const SCALE = 100_000;
 const BATCH = 1000;
