@@ -46,7 +46,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     keys,
     limiter,
     chat,
-    tokenizer: chat && new TokenizerService(chat),
+    tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
     async close() {
       await Promise.all([engines.close(), reader.close()]);

@@ -2,6 +2,10 @@ import type { TokenizerBody } from '../../api/tokenizer.js';
 import { newPlatformId, unixSeconds } from '../../server/ids.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { functionTools, mapMessages } from '../chat/map-request.js';
+import { countMedia, visionRuleFor } from './media/media-counter.js';
+import type { MediaOptions } from './media/options.js';
+
+export type { MediaOptions } from './media/options.js';
 
 export interface TokenizerReply {
   id: string;
@@ -10,20 +14,42 @@ export interface TokenizerReply {
   usage: { prompt_tokens: number; image_tokens: number; video_tokens: number; total_tokens: number };
 }
 
-/** Counts with the serving model's own tokenizer and chat template, tools included (decisions.md §4). */
+/** The messages with image, video and file items removed (text items kept), for the text count. */
+function textOnly(messages: TokenizerBody['messages']): TokenizerBody['messages'] {
+  return messages.map((m) => {
+    if (m.role !== 'user' || typeof m.content === 'string') return m;
+    const text = m.content.filter((part) => part.type === 'text');
+    return { ...m, content: text.length > 0 ? text : '' };
+  });
+}
+
+/**
+ * Counts with the serving model's own tokenizer and chat template, tools included (decisions.md §4);
+ * image and video tokens by the model's formula (media/formula.ts, docs/tokenizer.md).
+ */
 export class TokenizerService {
-  constructor(private readonly chat: ChatService) {}
+  constructor(
+    private readonly chat: ChatService,
+    private readonly media: MediaOptions = {},
+  ) {}
 
   async count(body: TokenizerBody, clientRequestId: string | undefined): Promise<TokenizerReply> {
     const engine = await this.chat.engineFor(body.model);
-    const messages = mapMessages(body.messages, false, engine.capabilities.vision);
+    const media = await countMedia(body.messages, body.model, visionRuleFor(body.model), this.media);
+    // Media items are gone, so the engine counts text whether or not it has vision itself.
+    const messages = mapMessages(textOnly(body.messages), false, true);
     const promptTokens = await engine.countTokens(messages, functionTools({ tools: body.tools }));
     const id = newPlatformId();
     return {
       id,
       created: unixSeconds(),
       request_id: clientRequestId ?? id,
-      usage: { prompt_tokens: promptTokens, image_tokens: 0, video_tokens: 0, total_tokens: promptTokens },
+      usage: {
+        prompt_tokens: promptTokens,
+        image_tokens: media.imageTokens,
+        video_tokens: media.videoTokens,
+        total_tokens: promptTokens + media.imageTokens + media.videoTokens,
+      },
     };
   }
 }

@@ -1,0 +1,107 @@
+import type { Agent } from 'undici';
+import type { TokenizerBody } from '../../../api/tokenizer.js';
+import { invalidField } from '../../../errors/api-error.js';
+import { chatModel } from '../../../models/catalogue.js';
+import { systemLookup } from '../../reader/address-guard.js';
+import { createAllowList } from '../../reader/allow-list.js';
+import { createGuardedAgent } from '../../reader/dispatcher.js';
+import { checkFfprobe } from './ffprobe.js';
+import { checkFile } from './file-format.js';
+import { imageTokens, VISION_MODELS, type VisionModelRule, videoTokens } from './formula.js';
+import { measureImage } from './image.js';
+import type { MediaOptions } from './options.js';
+import { measureVideo } from './video.js';
+
+type MediaType = 'image_url' | 'video_url' | 'file_url';
+
+interface MediaItem {
+  type: MediaType;
+  url: string;
+  /** `messages[i].content[j]` */
+  item: string;
+}
+
+export interface MediaTokens {
+  imageTokens: number;
+  videoTokens: number;
+}
+
+function mediaItems(messages: TokenizerBody['messages']): MediaItem[] {
+  const items: MediaItem[] = [];
+  messages.forEach((m, i) => {
+    if (m.role !== 'user' || typeof m.content === 'string') return;
+    m.content.forEach((part, j) => {
+      const item = `messages[${i}].content[${j}]`;
+      if (part.type === 'image_url') items.push({ type: part.type, url: part.image_url.url, item });
+      else if (part.type === 'video_url') items.push({ type: part.type, url: part.video_url.url, item });
+      else if (part.type === 'file_url') items.push({ type: part.type, url: part.file_url.url, item });
+    });
+  });
+  return items;
+}
+
+function checkCounts(items: MediaItem[], model: string, rule: VisionModelRule): void {
+  const limits = [
+    ['image_url', rule.maxImages, 'image'],
+    ['video_url', rule.maxVideos, 'video'],
+  ] as const;
+  for (const [type, max, noun] of limits) {
+    const over = items.filter((m) => m.type === type)[max];
+    if (over) {
+      throw invalidField(
+        over.item,
+        `${model} (${rule.series} series) accepts at most ${max} ${noun}${max === 1 ? '' : 's'} per request`,
+      );
+    }
+  }
+}
+
+/** The rule of a model, or undefined for models without vision. */
+export function visionRuleFor(model: string): VisionModelRule | undefined {
+  if (!chatModel(model)?.vision) return undefined;
+  const rule = VISION_MODELS[model];
+  if (!rule) throw new Error(`no media token rule for vision model ${model} (src/services/tokenizer/media/formula.ts)`);
+  return rule;
+}
+
+/**
+ * Image and video tokens of a request's content items, after the spec's checks: media only on vision
+ * models, per-series counts (before anything is fetched), and per-item size, pixel and format limits.
+ */
+export async function countMedia(
+  messages: TokenizerBody['messages'],
+  model: string,
+  rule: VisionModelRule | undefined,
+  options: MediaOptions,
+): Promise<MediaTokens> {
+  const items = mediaItems(messages);
+  const totals: MediaTokens = { imageTokens: 0, videoTokens: 0 };
+  if (items.length === 0) return totals;
+  if (!rule) {
+    const first = items[0]!;
+    throw invalidField(first.item, `${model} does not accept ${first.type} input; it has no vision`);
+  }
+  checkCounts(items, model, rule);
+  if (items.some((m) => m.type === 'video_url')) await checkFfprobe(options.ffprobePath ?? 'ffprobe');
+  let agent: Agent | undefined;
+  const guarded = () => {
+    agent ??= createGuardedAgent(createAllowList(options.allowHosts), options.lookup ?? systemLookup);
+    return agent;
+  };
+  try {
+    for (const media of items) {
+      if (media.type === 'image_url') {
+        const image = await measureImage(media.url, `${media.item}.image_url.url`, guarded, options);
+        totals.imageTokens += imageTokens(image.width, image.height, rule.image);
+      } else if (media.type === 'video_url') {
+        const video = await measureVideo(media.url, `${media.item}.video_url.url`, guarded, options);
+        totals.videoTokens += videoTokens(video.durationSeconds, video.width, video.height, rule.video);
+      } else {
+        await checkFile(media.url, `${media.item}.file_url.url`, guarded, options);
+      }
+    }
+  } finally {
+    await agent?.close();
+  }
+  return totals;
+}

@@ -1,0 +1,111 @@
+import type { Agent } from 'undici';
+import { ApiError, invalidField } from '../../../errors/api-error.js';
+import { createDeadline } from '../../reader/deadline.js';
+import { type FetchedPage, fetchPage } from '../../reader/fetch-page.js';
+import type { MediaOptions } from './options.js';
+
+/** Bytes of one media item and the content type its source declared ('' when none). */
+export interface MediaBytes {
+  bytes: Buffer;
+  contentType: string;
+}
+
+export interface SourceRules {
+  /** The request field, e.g. `messages[0].content[1].image_url.url`. */
+  field: string;
+  maxBytes: number;
+  /** Bare Base64 (no `data:` prefix) is accepted. */
+  bareBase64: boolean;
+  timeoutSeconds: number;
+}
+
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+export const tooLarge = (field: string, size: string, maxBytes: number) =>
+  invalidField(field, `the content is ${size}; the limit is ${mb(maxBytes)}`);
+
+function decodeBase64(text: string, rules: SourceRules, what: string): Buffer {
+  const compact = text.replace(/\s+/g, '');
+  if (!BASE64.test(compact)) throw invalidField(rules.field, `${what} is not valid Base64`);
+  if (Math.floor((compact.length * 3) / 4) - 2 > rules.maxBytes) {
+    throw tooLarge(rules.field, 'over the limit', rules.maxBytes);
+  }
+  const bytes = Buffer.from(compact, 'base64');
+  if (bytes.length > rules.maxBytes) throw tooLarge(rules.field, `${bytes.length} bytes`, rules.maxBytes);
+  return bytes;
+}
+
+function decodeDataUrl(url: string, rules: SourceRules): MediaBytes {
+  const comma = url.indexOf(',');
+  if (comma < 0) throw invalidField(rules.field, 'the data: URL has no comma before its data');
+  const meta = url.slice(5, comma).split(';');
+  const contentType = (meta[0] ?? '').trim().toLowerCase();
+  const payload = url.slice(comma + 1);
+  if (meta.slice(1).some((m) => m.trim().toLowerCase() === 'base64')) {
+    return { bytes: decodeBase64(payload, rules, 'the data: URL'), contentType };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(decodeURIComponent(payload), 'utf8');
+  } catch {
+    throw invalidField(rules.field, 'the data: URL is not valid percent-encoding');
+  }
+  if (bytes.length > rules.maxBytes) throw tooLarge(rules.field, `${bytes.length} bytes`, rules.maxBytes);
+  return { bytes, contentType };
+}
+
+/** True when the value names an http(s) location rather than carrying the bytes. */
+export const isHttpUrl = (value: string) => /^https?:\/\//i.test(value.trim());
+
+/**
+ * The bytes of a media item: a `data:` URL or bare Base64 decoded, an http(s) URL fetched through the
+ * private-network guard with a byte bound and a deadline. Refusals name the field (1214); failures on
+ * the far side are 1234.
+ */
+export async function loadMedia(value: string, rules: SourceRules, agent: () => Agent, options: MediaOptions) {
+  const text = value.trim();
+  if (/^data:/i.test(text)) return decodeDataUrl(text, rules);
+  if (isHttpUrl(text)) return fetchMedia(text, rules, agent(), options);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) || !rules.bareBase64) {
+    const accepted = rules.bareBase64 ? 'an http(s) URL, a data: URL or Base64' : 'an http(s) URL or a data: URL';
+    throw invalidField(rules.field, `must be ${accepted}`);
+  }
+  return { bytes: decodeBase64(text, rules, 'the value'), contentType: '' };
+}
+
+async function fetchMedia(url: string, rules: SourceRules, agent: Agent, options: MediaOptions): Promise<MediaBytes> {
+  const deadline = createDeadline(rules.timeoutSeconds);
+  let page: FetchedPage;
+  try {
+    page = await fetchPage(
+      agent,
+      url,
+      {
+        maxBytes: rules.maxBytes,
+        maxRedirects: options.maxRedirects ?? 5,
+        idleTimeoutMs: rules.timeoutSeconds * 1000,
+        userAgent: options.userAgent ?? 'gen-platform-tokenizer',
+      },
+      deadline,
+    );
+  } catch (error) {
+    throw describe(error, url, rules);
+  } finally {
+    deadline.dispose();
+  }
+  return { bytes: page.body, contentType: page.contentType.split(';')[0]!.trim().toLowerCase() };
+}
+
+/** The reader's errors, re-addressed to the content item's field. */
+function describe(error: unknown, url: string, rules: SourceRules): Error {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
+  // fetchPage reports an oversized body as an upstream failure; for media it is the client's input.
+  if (/response too large/.test(error.message)) return tooLarge(rules.field, 'larger', rules.maxBytes);
+  if (error.code === 1214) {
+    const detail = error.message.replace(/^Invalid url: /, '').replace('the reader does not', 'media URLs do not');
+    return invalidField(rules.field, detail);
+  }
+  const reason = error.message.replace(/^Reader could not read \S+: /, '');
+  return new ApiError(error.code, `Could not fetch ${rules.field} (${url}): ${reason}`, { cause: error });
+}

@@ -1,0 +1,51 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Agent } from 'undici';
+import { invalidField } from '../../../errors/api-error.js';
+import { NotAVideoError, type ProbeResult, probeVideo } from './ffprobe.js';
+import { loadMedia } from './media-source.js';
+import { MAX_VIDEO_BYTES, type MediaOptions } from './options.js';
+import { videoContainer } from './video-container.js';
+
+const FORMATS = 'allowed formats: mp4, mkv, mov';
+
+export interface VideoInfo extends ProbeResult {
+  container: 'mp4' | 'mov' | 'mkv';
+}
+
+/**
+ * Duration and size of one `video_url` item: fetched (at most 200 MB), written to a private temp
+ * file for ffprobe, removed afterwards; the container must be mp4, mkv or mov.
+ */
+export async function measureVideo(
+  url: string,
+  field: string,
+  agent: () => Agent,
+  options: MediaOptions,
+): Promise<VideoInfo> {
+  const { bytes } = await loadMedia(
+    url,
+    { field, maxBytes: MAX_VIDEO_BYTES, bareBase64: false, timeoutSeconds: options.videoFetchTimeoutSeconds ?? 120 },
+    agent,
+    options,
+  );
+  const dir = await mkdtemp(join(tmpdir(), 'gen-platform-video-'));
+  let probe: ProbeResult;
+  try {
+    const file = join(dir, 'input');
+    await writeFile(file, bytes, { mode: 0o600 });
+    probe = await probeVideo(options.ffprobePath ?? 'ffprobe', file, (options.probeTimeoutSeconds ?? 20) * 1000);
+  } catch (error) {
+    if (error instanceof NotAVideoError)
+      throw invalidField(field, `not a readable video: ${error.message}; ${FORMATS}`);
+    throw error;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const container = videoContainer(probe, bytes.subarray(0, 64));
+  if (typeof container !== 'string') {
+    throw invalidField(field, `${container.refused} videos are not accepted; ${FORMATS}`);
+  }
+  return { ...probe, container };
+}

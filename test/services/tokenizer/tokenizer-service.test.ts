@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { TokenizerBody } from '../../../src/api/tokenizer.js';
+import type { ChatEngine, ChatMessage } from '../../../src/engines/chat/types.js';
+import type { ChatService } from '../../../src/services/chat/chat-service.js';
+import { TokenizerService } from '../../../src/services/tokenizer/tokenizer-service.js';
+import { apiError, dataUrl, pngBytes } from './fixtures.js';
+
+/** An engine without vision that counts one token per character of text it is given. */
+function fakeChat(seen: ChatMessage[][]): ChatService {
+  const engine: ChatEngine = {
+    capabilities: { tools: true, json: true, thinking: false, vision: false, maxContext: 4096, maxOutput: 1024 },
+    generate: () => {
+      throw new Error('not used');
+    },
+    async countTokens(messages) {
+      seen.push(messages);
+      return JSON.stringify(messages).length;
+    },
+    close: async () => undefined,
+  };
+  return { engineFor: async () => engine } as unknown as ChatService;
+}
+
+const body = (model: TokenizerBody['model'], url: string): TokenizerBody => ({
+  model,
+  messages: [
+    { role: 'system', content: 'Describe images.' },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is this?' },
+        { type: 'image_url', image_url: { url } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url } }] },
+  ],
+});
+
+describe('TokenizerService', () => {
+  it('counts text without the media items, adds image tokens, and sums the total', async () => {
+    const seen: ChatMessage[][] = [];
+    const service = new TokenizerService(fakeChat(seen));
+    const reply = await service.count(body('gen-4.6v', dataUrl('image/png', pngBytes(640, 480))), 'req-123456');
+    expect(seen[0]).toEqual([
+      { role: 'system', content: 'Describe images.' },
+      { role: 'user', content: [{ type: 'text', text: 'What is this?' }] },
+      { role: 'user', content: '' },
+    ]);
+    const { prompt_tokens, image_tokens, video_tokens, total_tokens } = reply.usage;
+    expect(prompt_tokens).toBe(JSON.stringify(seen[0]).length);
+    expect(image_tokens).toBe(2 * (23 * 17 + 2));
+    expect(video_tokens).toBe(0);
+    expect(total_tokens).toBe(prompt_tokens + image_tokens + video_tokens);
+    expect(reply.request_id).toBe('req-123456');
+  });
+
+  it('refuses images on a model without vision, before counting text', async () => {
+    const seen: ChatMessage[][] = [];
+    const service = new TokenizerService(fakeChat(seen), { allowHosts: [] });
+    await apiError(
+      service.count(body('gen-4.6', dataUrl('image/png', pngBytes(4, 4))), undefined),
+      1214,
+      'messages[1].content[1]',
+      'does not accept image_url input',
+    );
+    expect(seen).toEqual([]);
+  });
+});
