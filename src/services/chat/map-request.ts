@@ -35,7 +35,7 @@ export function mapMessages(messages: BodyMessage[], keepReasoning: boolean, vis
             );
         }
         return { role: 'user', content: m.content as string | UserContentPart[] };
-      case 'assistant': {
+      default: {
         const out: ChatMessage = { role: 'assistant' };
         if (m.content !== undefined) out.content = m.content;
         if (keepReasoning && m.reasoning_content) out.reasoning_content = m.reasoning_content;
