@@ -71,6 +71,39 @@ if (process.env['BENCH_STAGES'] === '1') {
   timeMethod(http.ServerResponse.prototype, 'writeHead', 'ServerResponse.writeHead');
 }
 
+/**
+ * What-if experiments for the profile report, patched onto the services of this child only:
+ * `BENCH_EXPERIMENT=usage-batch,key-cache` (usage records queued and inserted every 50 ms in one
+ * transaction; key rows cached in memory).
+ */
+const experiments = new Set((process.env['BENCH_EXPERIMENT'] ?? '').split(',').filter(Boolean));
+if (experiments.has('usage-batch')) {
+  const store = bench.services.store;
+  const insert = store.recordUsage.bind(store);
+  let queue: Parameters<typeof insert>[0][] = [];
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    // One SQLite transaction per batch would be the real change; here: the inserts back to back.
+    for (const record of batch) void insert(record);
+  };
+  setInterval(flush, 50).unref();
+  store.recordUsage = async (record) => {
+    queue.push(record);
+  };
+}
+if (experiments.has('key-cache')) {
+  const store = bench.services.store;
+  const getKey = store.getKey.bind(store);
+  const cache = new Map<string, Awaited<ReturnType<typeof getKey>>>();
+  store.getKey = async (id) => {
+    if (cache.has(id)) return cache.get(id);
+    const key = await getKey(id);
+    cache.set(id, key);
+    return key;
+  };
+}
+
 let session: Session | undefined;
 
 serveParent(
