@@ -168,7 +168,7 @@ describe('agent conversation: accepted (an unknown conversation is 1233)', () =>
     ['page numbers as strings', pages(page({ position: '2', width: '595', height: '842' }))],
     ['null custom_variables', conv({ custom_variables: null })],
   ])('%s', async (_label, body) => {
-    expectAccepted(await t.post(CONVERSATION, body), 1233);
+    expectAccepted(await t.post(CONVERSATION, body), [1233]);
   });
 });
 

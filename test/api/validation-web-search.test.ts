@@ -81,6 +81,6 @@ describe('web search: accepted', () => {
     ['null optional fields', search({ count: null, search_recency_filter: null, search_domain_filter: null })],
     ['extra fields', search({ content_size: 'high', location: 'us' })],
   ])('%s', async (_label, body) => {
-    expectAccepted(await t.post(URL, body));
+    expectAccepted(await t.post(URL, body), EXAMPLES.webSearch.passCodes);
   });
 });

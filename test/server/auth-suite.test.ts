@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/routes/all-operations.js';
 import type { Operation } from '../../src/routes/operation.js';
 import type { Endpoint } from '../../src/stores/types.js';
-import { type Body, EXAMPLES, expectAccepted, type OperationExample, withoutEngines } from '../api/support.js';
+import {
+  type Body,
+  EXAMPLES,
+  expectAccepted,
+  type OperationExample,
+  type PassCode,
+  withoutEngines,
+} from '../api/support.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -20,7 +27,7 @@ interface Route {
   endpoint: Endpoint;
   body: Body | undefined;
   /** What a request with valid credentials answers here (validation passed, no engine configured). */
-  passCode: 1211 | 1233;
+  passCodes: readonly PassCode[];
 }
 
 /** Where each group of operations is mounted (src/server/app.ts): base, endpoint. */
@@ -49,7 +56,7 @@ const ROUTES: Route[] = ALL_OPERATIONS.flatMap((op) =>
       url,
       endpoint,
       body: example?.body,
-      passCode: example?.passCode ?? 1233,
+      passCodes: example?.passCodes ?? [1233],
     };
   }),
 );
@@ -109,8 +116,7 @@ function expectRefused(res: Answer, code: number, status: number): void {
 }
 
 function expectPassed(res: Answer, route: Route): void {
-  expect(res.body['code'], JSON.stringify(res.body)).toBe(route.passCode);
-  expect(res.status).toBe(route.passCode === 1211 ? 400 : 404);
+  expectAccepted(res, route.passCodes);
 }
 
 /** A key of the route's own endpoint. */
@@ -354,12 +360,17 @@ describe('admin routes', () => {
       expect(JSON.stringify((await as('GET', '/admin/keys')).body)).not.toContain(key.split('.')[1]);
 
       expectAccepted(await app.post(EXAMPLES.chat.url, EXAMPLES.chat.body, key));
-      expectAccepted(await app.post(`/coding${EXAMPLES.webSearch.url}`, EXAMPLES.webSearch.body, key));
+      expectAccepted(
+        await app.post(`/coding${EXAMPLES.webSearch.url}`, EXAMPLES.webSearch.body, key),
+        EXAMPLES.webSearch.passCodes,
+      );
       expect((await app.post(EXAMPLES.reader.url, { url: '' }, key)).status).toBe(400);
 
       await expect.poll(async () => (await as('GET', `/admin/keys/${id}/usage`)).body['requests']).toBe(3);
       const usage = (await as('GET', `/admin/keys/${id}/usage`)).body;
-      expect(usage).toMatchObject({ id, since: 0, requests: 3, errors: 3, promptTokens: 0, completionTokens: 0 });
+      expect(usage).toMatchObject({ id, since: 0, requests: 3, promptTokens: 0, completionTokens: 0 });
+      // The chat and reader requests failed; web search fails too unless a search index is wired.
+      expect(usage['errors']).toBeGreaterThanOrEqual(2);
       expect(Object.keys(usage['byOperation'] as object).sort()).toEqual(['chat.completions', 'reader', 'web_search']);
 
       const revoked = await as('DELETE', `/admin/keys/${id}`);

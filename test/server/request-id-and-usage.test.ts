@@ -42,7 +42,10 @@ describe('request_id registry', () => {
   it('the registry is per key, across operations and endpoints', async () => {
     const key = await t.newKey({ endpoints: ['general', 'coding'] });
     const requestId = freshId();
-    expectAccepted(await t.post(EXAMPLES.webSearch.url, { ...EXAMPLES.webSearch.body, request_id: requestId }, key));
+    expectAccepted(
+      await t.post(EXAMPLES.webSearch.url, { ...EXAMPLES.webSearch.body, request_id: requestId }, key),
+      EXAMPLES.webSearch.passCodes,
+    );
     const onReader = await t.post(EXAMPLES.reader.url, { ...EXAMPLES.reader.body, request_id: requestId }, key);
     expectErrorBody(onReader, 1231);
     const onCoding = await t.post(
