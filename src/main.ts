@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { UsageError } from './cli/args.js';
 import type { CliEnv } from './cli/cli-env.js';
+import { INDEX_USAGE, indexCommand } from './cli/index-command.js';
 import { KEYS_USAGE, keysCommand } from './cli/keys.js';
 import { MODELS_USAGE, modelsCommand } from './cli/models.js';
 import { SERVE_USAGE, serveCommand } from './cli/serve.js';
@@ -11,7 +12,8 @@ const USAGE = `gen-platform: a self-hostable Model Platform API server
 
 ${SERVE_USAGE}
 ${KEYS_USAGE}
-${MODELS_USAGE}`;
+${MODELS_USAGE}
+${INDEX_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   // The one place that reads the process environment; everything else receives it.
@@ -30,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
         return await keysCommand(rest, env);
       case 'models':
         return await modelsCommand(rest, env);
+      case 'index':
+        return await indexCommand(rest, env);
       case undefined:
       case 'help':
       case '--help':

@@ -166,6 +166,41 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    search: Type.Object(
+      {
+        default_engine: Type.String({
+          minLength: 1,
+          default: 'index',
+          description:
+            "Engine behind `search-prime` and the live platform's engine names: `index` (the platform's own index) or a name under `search.engines`.",
+        }),
+        engines: Type.Record(
+          Type.String({ minLength: 1 }),
+          Type.Object(
+            {
+              type: Type.Literal('searxng'),
+              base_url: Type.String({ pattern: '^https?://' }),
+              timeout_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+              max_pages: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+              language: Type.Optional(Type.String()),
+              categories: Type.Optional(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+          { default: {}, description: 'Upstream search engines by name; a `search_engine` of that name routes to it.' },
+        ),
+        index_reader_pages: Type.Boolean({
+          default: false,
+          description: 'Add every page read through `/paas/v4/reader` to the index (collection `web`).',
+        }),
+        title_weight: Type.Number({
+          exclusiveMinimum: 0,
+          default: 2,
+          description: 'Ranking weight of a title match relative to the body.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     models: Type.Record(
       Type.String(),
       Type.Object({ deployments: Type.Array(Deployment, { minItems: 1 }) }, { additionalProperties: false }),

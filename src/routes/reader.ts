@@ -9,9 +9,22 @@ export const reader = defineOperation<ReaderBody>({
   base: 'paas',
   summary: 'Read a web page as markdown, text or HTML',
   body: ReaderBody,
-  async handle({ body, services, clientRequestId, signal }) {
-    const { request_id: _requestId, user_id: _userId, ...request } = body;
-    const result = await services.reader.read(request, signal);
+  async handle({ body, services, clientRequestId, signal, request }) {
+    const { request_id: _requestId, user_id: _userId, ...options } = body;
+    const result = await services.reader.read(options, signal);
+    if (services.config.search.index_reader_pages) {
+      // The reply does not depend on the index: a failed write is logged, not the caller's error.
+      services.search.index
+        .upsert([
+          {
+            url: result.url,
+            title: result.title,
+            content: result.content,
+            ...(result.publishedTime ? { published: result.publishedTime } : {}),
+          },
+        ])
+        .catch((err: unknown) => request.log.error({ err }, 'page read but not indexed'));
+    }
     const id = newPlatformId();
     return { id, created: unixSeconds(), request_id: clientRequestId ?? id, model: 'reader', reader_result: result };
   },

@@ -1,5 +1,5 @@
 import { WebSearchBody } from '../api/web-search.js';
-import { notConfigured } from './not-configured.js';
+import { newPlatformId, unixSeconds } from '../server/ids.js';
 import { defineOperation } from './operation.js';
 
 export const webSearch = defineOperation<WebSearchBody>({
@@ -9,7 +9,15 @@ export const webSearch = defineOperation<WebSearchBody>({
   base: 'paas',
   summary: 'Search the web index',
   body: WebSearchBody,
-  async handle({ body }) {
-    throw notConfigured(`Search engine ${body.search_engine}`, 'search');
+  async handle({ body, services, clientRequestId }) {
+    const results = await services.search.search({
+      engine: body.search_engine,
+      query: body.search_query,
+      count: body.count ?? 10,
+      domain: body.search_domain_filter,
+      recency: body.search_recency_filter,
+    });
+    const id = newPlatformId();
+    return { id, created: unixSeconds(), request_id: clientRequestId ?? id, search_result: results };
   },
 });

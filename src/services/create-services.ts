@@ -12,6 +12,7 @@ import { KeyLimiter } from './limits/key-limiter.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
 import { readerOptions } from './reader-options.js';
+import { openSearchService } from './search/open-search-service.js';
 import { TokenizerService } from './tokenizer/tokenizer-service.js';
 
 export interface ServiceOptions {
@@ -37,11 +38,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
     options.configDir ?? path.resolve('.'),
   );
   const engines = new EngineDirectory(deployments, context);
-  const chat = deployments.size > 0 ? new ChatService(engines) : undefined;
   const reader = createReaderService(readerOptions(config.reader, store));
+  const search = await openSearchService(config);
+  const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
   return {
     config,
     reader,
+    search,
     store,
     keys,
     limiter,
@@ -49,7 +52,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
     async close() {
-      await Promise.all([engines.close(), reader.close()]);
+      await Promise.all([engines.close(), reader.close(), search.close()]);
       await store.close();
     },
   };

@@ -5,6 +5,7 @@ import type { EngineDirectory } from './chat/engine-directory.js';
 import type { KeyService } from './keys/key-service.js';
 import type { KeyLimiter } from './limits/key-limiter.js';
 import type { ReaderService } from './reader/index.js';
+import type { SearchService } from './search/search-service.js';
 import type { TokenizerService } from './tokenizer/tokenizer-service.js';
 
 /** Everything the routes call. Capabilities that later work plugs in are optional until configured. */
@@ -17,6 +18,7 @@ export interface PlatformServices {
   chat?: ChatService | undefined;
   tokenizer?: TokenizerService | undefined;
   reader: ReaderService;
+  search: SearchService;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

@@ -2,11 +2,14 @@ import type { ChatCompletionBody } from '../../api/chat.js';
 import type { ChatEngine, ChatStreamPart, ChatUsage } from '../../engines/chat/types.js';
 import { ApiError, invalidField } from '../../errors/api-error.js';
 import { chatModel } from '../../models/catalogue.js';
+import type { SearchResultEntry } from '../../search/result-entry.js';
 import { newPlatformId, unixSeconds } from '../../server/ids.js';
+import type { SearchService } from '../search/search-service.js';
 import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest } from './map-request.js';
+import { applySearchTools } from './search-tools.js';
 import type { ChatCompletion, ChatCompletionChunk, CompletionIdentity } from './wire-types.js';
 
 export interface CompletionRun {
@@ -15,13 +18,18 @@ export interface CompletionRun {
   parts: AsyncIterable<ChatStreamPart>;
   /** Set when the engine reports its finish. */
   usage: ChatUsage | undefined;
+  /** Search results to return (`web_search` tool with `search_result: true`), first or last. */
+  webSearch: { results: SearchResultEntry[]; sequence: 'before' | 'after' } | undefined;
 }
 
 export type StreamFailureLog = (err: unknown, message: string) => void;
 
 /** The meaning of a chat completion: model resolution, defaults, and the two reply forms. */
 export class ChatService {
-  constructor(private readonly engines: EngineDirectory) {}
+  constructor(
+    private readonly engines: EngineDirectory,
+    private readonly search: SearchService,
+  ) {}
 
   hasModel(code: string): boolean {
     return this.engines.has(code);
@@ -46,7 +54,8 @@ export class ChatService {
     const spec = chatModel(body.model);
     if (!spec) throw new ApiError(1211, `Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
-    const request = mapChatRequest(body, spec, engine.capabilities);
+    const augmented = await applySearchTools(body, this.search);
+    const request = mapChatRequest({ ...body, messages: augmented.messages }, spec, engine.capabilities);
     if (request.tools.length > 0 && !engine.capabilities.tools)
       throw invalidField('tools', `${body.model} here does not support function tools`);
     if (request.responseFormat === 'json_object' && !engine.capabilities.json) {
@@ -58,13 +67,15 @@ export class ChatService {
       toolStream: body.tool_stream === true && spec.toolStream,
       parts: engine.generate(request, signal),
       usage: undefined,
+      webSearch: augmented.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
     };
     run.parts = recordUsage(run.parts, run);
     return run;
   }
 
-  complete(run: CompletionRun): Promise<ChatCompletion> {
-    return foldParts(run.parts, run.identity);
+  async complete(run: CompletionRun): Promise<ChatCompletion> {
+    const completion = await foldParts(run.parts, run.identity);
+    return run.webSearch ? { ...completion, web_search: run.webSearch.results } : completion;
   }
 
   /**
@@ -73,13 +84,17 @@ export class ChatService {
    */
   async *chunks(run: CompletionRun, signal: AbortSignal, log: StreamFailureLog): AsyncGenerator<ChatCompletionChunk> {
     const encoder = new ChunkEncoder(run.identity, run.toolStream);
+    const search = run.webSearch;
     let sent = false;
     let finished = false;
     try {
       for await (const part of run.parts) {
-        const chunk = encoder.encode(part);
+        let chunk = encoder.encode(part);
         if (part.type === 'finish') finished = true;
         if (!chunk) continue;
+        // decisions.md §3: results ride on the first chunk (`before`) or the last (`after`).
+        if (search && (search.sequence === 'before' ? !sent : part.type === 'finish'))
+          chunk = { ...chunk, web_search: search.results };
         sent = true;
         yield chunk;
       }

@@ -1,4 +1,5 @@
 import type { FinishReason } from '../../engines/chat/types.js';
+import type { SearchResultEntry } from '../../search/result-entry.js';
 
 /** Shapes of decisions.md §3 on the wire. */
 export interface WireUsage {
@@ -28,6 +29,7 @@ export interface ChatCompletion {
     message: { role: 'assistant'; content: string; reasoning_content?: string; tool_calls?: WireToolCall[] };
   }[];
   usage: WireUsage;
+  web_search?: SearchResultEntry[];
 }
 
 export interface ChunkDelta {
@@ -44,6 +46,7 @@ export interface ChatCompletionChunk {
   model: string;
   choices: { index: 0; delta: ChunkDelta; finish_reason?: FinishReason }[];
   usage?: WireUsage;
+  web_search?: SearchResultEntry[];
 }
 
 /** What every chunk and the folded reply of one completion share. */

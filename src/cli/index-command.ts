@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { loadConfig } from '../config/load.js';
+import { importJsonl } from '../search/import-jsonl.js';
+import { createServices } from '../services/create-services.js';
+import { crawl, readDocument } from '../services/search/crawler.js';
+import { parse, positiveInt, UsageError } from './args.js';
+import type { CliEnv } from './cli-env.js';
+
+export const INDEX_USAGE = `  gen-platform index add URL... [--collection C]
+  gen-platform index crawl URL [--max-pages N] [--depth D] [--collection C]
+  gen-platform index import FILE.jsonl [--collection C]     lines {url, title, content, published, site}
+  gen-platform index remove URL... [--collection C]
+  gen-platform index stats`;
+
+const USER_AGENT = 'gen-platform-indexer/0.1 (+https://github.com/)';
+
+export async function indexCommand(argv: string[], env: CliEnv): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    collection: { type: 'string' },
+    'max-pages': { type: 'string' },
+    depth: { type: 'string' },
+  });
+  const [action, ...args] = positionals;
+  if (values['help'] || !action) {
+    env.out(`Usage:\n${INDEX_USAGE}`);
+    return values['help'] ? 0 : 2;
+  }
+  const collection = values['collection'] as string | undefined;
+  const { config, file } = loadConfig({
+    file: values['config'] as string | undefined,
+    cwd: env.cwd,
+    env: env.vars,
+    flags: { data: values['data'] as string | undefined },
+  });
+  const services = await createServices(config, { configDir: file ? path.dirname(file) : env.cwd });
+  const { index } = services.search;
+  try {
+    switch (action) {
+      case 'add': {
+        if (args.length === 0) throw new UsageError('index add needs at least one URL');
+        let failed = 0;
+        for (const url of args) {
+          try {
+            const { doc } = await readDocument(services.reader, url, collection);
+            await index.upsert([doc]);
+            env.out(`indexed ${doc.url}  (${doc.title})`);
+          } catch (err) {
+            failed++;
+            env.err(`failed ${url}: ${(err as Error).message}`);
+          }
+        }
+        return failed > 0 ? 1 : 0;
+      }
+      case 'crawl': {
+        const [start] = args;
+        if (!start) throw new UsageError('index crawl needs a start URL');
+        const result = await crawl(services.reader, index, start, {
+          maxPages: positiveInt('max-pages', values['max-pages'] as string | undefined) ?? 50,
+          depth: positiveInt('depth', values['depth'] as string | undefined) ?? 2,
+          collection,
+          userAgent: USER_AGENT,
+          onProgress: (e) =>
+            e.error
+              ? env.err(`[${e.pages} indexed, ${e.queued} queued] failed ${e.url}: ${e.error}`)
+              : env.out(`[${e.pages} indexed, ${e.queued} queued] ${e.url}`),
+        });
+        env.out(
+          `crawl done: ${result.indexed} indexed, ${result.failed} failed, ${result.skippedByRobots} disallowed by robots.txt`,
+        );
+        return 0;
+      }
+      case 'import': {
+        const [jsonl] = args;
+        if (!jsonl) throw new UsageError('index import needs a JSONL file');
+        const result = await importJsonl(index, path.resolve(env.cwd, jsonl), collection ? { collection } : {}, (p) =>
+          env.out(`... ${p.lines} lines, ${p.imported} imported, ${p.failed} failed`),
+        );
+        for (const e of result.errors.slice(0, 20)) env.err(`line ${e.line}: ${e.message}`);
+        env.out(`imported ${result.imported} of ${result.lines} lines (${result.failed} failed)`);
+        return result.imported > 0 || result.lines === 0 ? 0 : 1;
+      }
+      case 'remove':
+        if (args.length === 0) throw new UsageError('index remove needs at least one URL');
+        await index.remove(args, collection);
+        env.out(`removed ${args.length} URL(s) from ${collection ?? 'web'}`);
+        return 0;
+      case 'stats': {
+        const stats = await index.stats();
+        if (stats.length === 0) env.out('The index is empty.');
+        for (const s of stats) env.out(`${s.collection}\t${s.documents} documents`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown index action "${action}"`);
+    }
+  } finally {
+    await services.close();
+  }
+}
