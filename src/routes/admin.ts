@@ -14,7 +14,9 @@ const CreateKeyBody = Type.Object({
   ),
   limits: Type.Optional(KeyLimitsSchema),
 });
-const UsageQuery = Type.Object({ since: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds.' })) });
+const UsageQuery = Type.Object({
+  since: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}$', description: 'Unix seconds.' })),
+});
 
 /** Key management for operators and the console: `/admin/keys`, authenticated by an admin key. */
 export async function adminRoutes(scope: FastifyInstance, { services }: { services: PlatformServices }): Promise<void> {
@@ -67,10 +69,10 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
     { schema: { ...common, summary: 'Usage totals of an API key', params: KeyIdParams, querystring: UsageQuery } },
     async (request) => {
       const { id } = request.params as { id: string };
-      const { since } = request.query as { since?: number };
+      const since = Number((request.query as { since?: string }).since ?? 0);
       await findKey(id);
-      const totals = await services.store.usageTotals(id, (since ?? 0) * 1000);
-      return { id, since: since ?? 0, ...totals };
+      const totals = await services.store.usageTotals(id, since * 1000);
+      return { id, since, ...totals };
     },
   );
 }

@@ -34,7 +34,6 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
     const release = await services.limiter.admit(key.id, key.limits);
     trackRequest(request, reply, release, services);
   });
-  scope.addHook('preValidation', async (request) => normalizeBody(request.body));
 
   for (const op of options.operations) {
     const prefix = options.mounts[op.base];
@@ -51,6 +50,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
         ...(op.body ? { body: op.body } : {}),
         ...(op.params ? { params: op.params } : {}),
       },
+      preValidation: async (request) => normalizeBody(request.body, op.body),
       preHandler: async (request) => {
         const body = request.body as Record<string, unknown> | undefined;
         op.rules?.(body as never);

@@ -1,10 +1,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
+import { sendApiError } from './error-body.js';
 import { installErrorHandlers } from './error-handler.js';
 import { newPlatformId } from './ids.js';
 
@@ -26,13 +28,24 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     bodyLimit: config.server.body_limit,
     trustProxy: config.server.trust_proxy,
     genReqId: () => newPlatformId(),
+    // A path parameter over 100 characters or a broken %-escape is refused by the router itself;
+    // answer it in the API's error body like every other refusal.
+    frameworkErrors: (err, _request, reply) => {
+      const long = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const error = long
+        ? new ApiError(1214, 'Invalid path: a path parameter is longer than 100 characters')
+        : new ApiError(1210, `Malformed request: ${err.message}`);
+      sendApiError(reply, error);
+    },
     ajv: {
       customOptions: {
         // Validation reports, never repairs: extra properties are refused where the spec closes an
         // object, and defaults are applied per model by the services rather than by the schema.
         removeAdditional: false,
         useDefaults: false,
-        coerceTypes: true,
+        // No silent retyping (`true` is not a temperature); the numbers SDKs send as strings are
+        // converted field by field before validation (normalize-body.ts).
+        coerceTypes: false,
         allErrors: false,
         discriminator: true,
         verbose: true,

@@ -15,5 +15,6 @@ export function errorBody(code: number, message: string): ErrorBody {
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (!err.retryable) reply.header('x-should-retry', 'false');
   if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
-  return reply.code(err.status).send(errorBody(err.code, err.message));
+  // Set here, not by the onSend hook: the router's own refusals (frameworkErrors) skip the hooks.
+  return reply.code(err.status).type('application/json; charset=UTF-8').send(errorBody(err.code, err.message));
 }

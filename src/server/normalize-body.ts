@@ -1,3 +1,5 @@
+import type { TSchema } from '@sinclair/typebox';
+
 /**
  * What the SDKs send that means "absent": the official Python SDK sends `"thinking": null`,
  * `"response_format": null`, and OpenAI-style round trips send `"content": null` on assistant
@@ -10,9 +12,34 @@ function dropNulls(obj: Record<string, unknown>): void {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function normalizeBody(body: unknown): void {
+const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
+
+/**
+ * Numbers that SDKs type as strings (the Python SDK's reader sends `"timeout": "20"`) become numbers
+ * where the schema plainly wants a number (through objects and arrays, not unions); nothing else
+ * is retyped.
+ */
+function coerceNumbers(value: unknown, schema: TSchema | undefined): unknown {
+  if (!schema) return value;
+  const type = schema['type'];
+  if ((type === 'integer' || type === 'number') && typeof value === 'string' && NUMBER.test(value))
+    return Number(value);
+  if (type === 'array' && Array.isArray(value)) {
+    const items = schema['items'] as TSchema | undefined;
+    value.forEach((item, i) => {
+      value[i] = coerceNumbers(item, items);
+    });
+  } else if (type === 'object' && isObject(value) && !schema['oneOf']) {
+    const properties = schema['properties'] as Record<string, TSchema> | undefined;
+    if (properties) for (const key of Object.keys(value)) value[key] = coerceNumbers(value[key], properties[key]);
+  }
+  return value;
+}
+
+export function normalizeBody(body: unknown, schema?: TSchema): void {
   if (!isObject(body)) return;
   dropNulls(body);
+  coerceNumbers(body, schema);
   if (Array.isArray(body['messages'])) for (const m of body['messages']) if (isObject(m)) dropNulls(m);
   if (Array.isArray(body['tools'])) {
     for (const t of body['tools']) {

@@ -12,6 +12,11 @@ export function trackRequest(
   services: PlatformServices,
 ): void {
   const started = performance.now();
+  let finished = false;
+  // 'finish' rather than writableFinished: in-process (inject) responses never set the latter.
+  reply.raw.once('finish', () => {
+    finished = true;
+  });
   reply.raw.once('close', () => {
     release();
     const key = request.apiKey;
@@ -23,11 +28,11 @@ export function trackRequest(
       .recordUsage({
         keyId: key.id,
         operation: request.routeOptions.config.operation ?? 'unknown',
-        model: usage.model,
+        model: usage.model ?? (typeof body?.['model'] === 'string' ? body['model'] : undefined),
         requestId: typeof requestId === 'string' ? requestId : undefined,
         promptTokens: usage.promptTokens ?? 0,
         completionTokens: usage.completionTokens ?? 0,
-        status: reply.raw.writableFinished ? reply.statusCode : 499,
+        status: finished || reply.raw.writableFinished ? reply.statusCode : 499,
         latencyMs: performance.now() - started,
         createdAt: Date.now(),
       })

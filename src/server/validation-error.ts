@@ -93,9 +93,12 @@ export function validationToApiError(errors: FastifySchemaValidationError[], con
       `Required field missing: ${where}${fieldName(chosen.instancePath, String(chosen.params['tag']))}`,
     );
   }
-  if (field === 'model' && chosen.keyword === 'enum') {
-    const allowed = (chosen.params['allowedValues'] as unknown[]).join(', ');
-    return new ApiError(1211, `Model not found: ${JSON.stringify(chosen.data)}; model must be one of: ${allowed}`);
+  if (field === 'model' && (chosen.keyword === 'enum' || chosen.keyword === 'type')) {
+    const allowed = (chosen.parentSchema?.['enum'] as unknown[] | undefined)?.join(', ');
+    return new ApiError(
+      1211,
+      `Model not found: ${JSON.stringify(chosen.data)}${allowed ? `; model must be one of: ${allowed}` : ''}`,
+    );
   }
   const detail = chosen.keyword === 'discriminator' ? fieldName(chosen.instancePath) : field;
   return new ApiError(1214, `Invalid ${where}${detail}: ${ruleText(chosen, errors as AjvError[])}`);

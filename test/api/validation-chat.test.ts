@@ -395,7 +395,6 @@ describe('chat completions: what SDKs send (decisions.md §1, §3)', () => {
     ['a tools item without type', tools({ function: { name: 'f', description: 'd', parameters: { type: 'object' } } })],
     ['a tools item with type null', tools({ type: null, function: { name: 'f', description: 'd' } })],
     ['numbers as strings', chat({ temperature: '0.5', top_p: '0.9', max_tokens: '100' })],
-    ['booleans as strings', chat({ stream: 'false', do_sample: 'true' })],
   ])('%s', async (_label, body) => {
     expectAccepted(await t.post(URL, body));
   });
@@ -406,5 +405,19 @@ describe('chat completions on the coding endpoint', () => {
     const key = await t.newKey({ endpoints: ['coding'] });
     expectRejected(await t.post(`/coding${URL}`, chat({ temperature: 3 }), key), 1214, 'temperature');
     expectAccepted(await t.post(`/coding${URL}`, chat({}), key));
+  });
+});
+
+describe('chat completions: only numbers are read from strings (decisions.md §1)', () => {
+  it.each([
+    ['stream', { stream: 'false' }],
+    ['do_sample', { do_sample: 'true' }],
+    ['temperature', { temperature: true }],
+  ])('a %s of the wrong type is refused, not retyped', async (field, extra) => {
+    expectRejected(await t.post(URL, chat(extra)), 1214, field);
+  });
+
+  it('reads a number sent as a string', async () => {
+    expectAccepted(await t.post(URL, chat({ temperature: '0.5', max_tokens: '16' })));
   });
 });

@@ -424,12 +424,8 @@ describe('fuzz: mutated bodies never get a 500 or an unparsable answer', () => {
     );
   });
 
-  // KNOWN GAP, outside the files these suites may change: Fastify's router answers a path parameter
-  // over maxParamLength (414) and a malformed percent-encoding (400) itself, with its own body
-  // `{"error":"Bad Request","code":"FST_ERR_...","statusCode":...}` and no `charset=UTF-8`. The fix
-  // is a `frameworkErrors` option in src/server/app.ts that sends the API error (e.g. 1222 or 1210).
-  // `it.fails` keeps the gap visible: when it is fixed these turn red and become plain `it`.
-  it.fails.each([
+  // Fastify's router refuses these itself; `frameworkErrors` in buildApp answers them as API errors.
+  it.each([
     ['a task id over 100 characters', `/paas/v4/async-result/${'x'.repeat(101)}`],
     ['a malformed percent-encoding', '/paas/v4/async-result/%E0%A4%A'],
   ])('%s answers the API error object', async (_label, url) => {
