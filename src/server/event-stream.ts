@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 const HEADERS = {
@@ -8,17 +9,49 @@ const HEADERS = {
   'x-accel-buffering': 'no',
 };
 
-function write(reply: FastifyReply, text: string): Promise<void> | undefined {
-  if (reply.raw.write(text)) return undefined;
-  return new Promise((resolve) => {
-    const done = () => {
-      reply.raw.off('drain', done);
-      reply.raw.off('close', done);
-      resolve();
-    };
-    reply.raw.on('drain', done);
-    reply.raw.on('close', done);
-  });
+/**
+ * Writes events to the response, coalescing those produced in one turn of the event loop into one
+ * socket write: an upstream often delivers several chunks in one network read, and writing each
+ * alone costs a syscall apiece, the largest part of the gateway's CPU per request.
+ */
+class CoalescingWriter {
+  private flush: NodeJS.Immediate | undefined;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  /** False when the socket's buffer is full: wait for `drained()` before writing more. */
+  write(text: string): boolean {
+    if (!this.flush) {
+      this.res.cork();
+      this.flush = setImmediate(() => this.uncork());
+    }
+    return this.res.write(text);
+  }
+
+  drained(): Promise<void> {
+    this.uncork();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  end(text?: string): void {
+    this.uncork();
+    if (!this.res.writableEnded) this.res.end(text);
+  }
+
+  private uncork(): void {
+    if (!this.flush) return;
+    clearImmediate(this.flush);
+    this.flush = undefined;
+    this.res.uncork();
+  }
 }
 
 /**
@@ -32,17 +65,17 @@ export async function sendEventStream(reply: FastifyReply, events: AsyncIterable
   const first = await iterator.next();
   reply.hijack();
   reply.raw.writeHead(200, HEADERS);
+  const out = new CoalescingWriter(reply.raw);
   let next = first;
   try {
     while (!next.done) {
       if (reply.raw.destroyed) return;
-      const pending = write(reply, `data: ${JSON.stringify(next.value)}\n\n`);
-      if (pending) await pending;
+      if (!out.write(`data: ${JSON.stringify(next.value)}\n\n`)) await out.drained();
       next = await iterator.next();
     }
-    if (!reply.raw.destroyed) reply.raw.end('data: [DONE]\n\n');
+    if (!reply.raw.destroyed) out.end('data: [DONE]\n\n');
   } finally {
     if (!next.done) await iterator.return?.();
-    if (!reply.raw.writableEnded) reply.raw.end();
+    out.end();
   }
 }
