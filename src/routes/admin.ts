@@ -71,6 +71,7 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
       const { id } = request.params as { id: string };
       const since = Number((request.query as { since?: string }).since ?? 0);
       await findKey(id);
+      await services.usage.flush();
       const totals = await services.store.usageTotals(id, since * 1000);
       return { id, since, ...totals };
     },

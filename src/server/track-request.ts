@@ -24,18 +24,16 @@ export function trackRequest(
     const { usage } = request;
     const body = request.body as Record<string, unknown> | undefined;
     const requestId = body?.['request_id'];
-    services.store
-      .recordUsage({
-        keyId: key.id,
-        operation: request.routeOptions.config.operation ?? 'unknown',
-        model: usage.model ?? (typeof body?.['model'] === 'string' ? body['model'] : undefined),
-        requestId: typeof requestId === 'string' ? requestId : undefined,
-        promptTokens: usage.promptTokens ?? 0,
-        completionTokens: usage.completionTokens ?? 0,
-        status: finished || reply.raw.writableFinished ? reply.statusCode : 499,
-        latencyMs: performance.now() - started,
-        createdAt: Date.now(),
-      })
-      .catch((err: unknown) => request.log.error({ err }, 'usage record was not written'));
+    services.usage.record({
+      keyId: key.id,
+      operation: request.routeOptions.config.operation ?? 'unknown',
+      model: usage.model ?? (typeof body?.['model'] === 'string' ? body['model'] : undefined),
+      requestId: typeof requestId === 'string' ? requestId : undefined,
+      promptTokens: usage.promptTokens ?? 0,
+      completionTokens: usage.completionTokens ?? 0,
+      status: finished || reply.raw.writableFinished ? reply.statusCode : 499,
+      latencyMs: performance.now() - started,
+      createdAt: Date.now(),
+    });
   });
 }

@@ -14,6 +14,7 @@ import { createReaderService } from './reader/index.js';
 import { readerOptions } from './reader-options.js';
 import { openSearchService } from './search/open-search-service.js';
 import { TokenizerService } from './tokenizer/tokenizer-service.js';
+import { UsageRecorder } from './usage/usage-recorder.js';
 
 export interface ServiceOptions {
   log?: EngineContext['log'];
@@ -30,13 +31,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
   const store = await openStore(config);
   const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
-  const limiter = new KeyLimiter({ store, defaults: config.limits });
-  const context = engineContext(
-    config,
-    options.log ?? quietLog,
-    availableParallelism(),
-    options.configDir ?? path.resolve('.'),
-  );
+  const log = options.log ?? quietLog;
+  const usage = new UsageRecorder(store, {
+    onError: (err, n) => log.error({ err }, `${n} usage records were not written`),
+  });
+  const limiter = new KeyLimiter({ store, defaults: config.limits, pending: (id, since) => usage.pending(id, since) });
+  const context = engineContext(config, log, availableParallelism(), options.configDir ?? path.resolve('.'));
   const engines = new EngineDirectory(deployments, context);
   const reader = createReaderService(readerOptions(config.reader, store));
   const search = await openSearchService(config);
@@ -48,11 +48,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
     store,
     keys,
     limiter,
+    usage,
     chat,
     tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
     async close() {
-      await Promise.all([engines.close(), reader.close(), search.close()]);
+      await Promise.all([engines.close(), reader.close(), search.close(), usage.flush()]);
       await store.close();
     },
   };

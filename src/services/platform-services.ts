@@ -7,6 +7,7 @@ import type { KeyLimiter } from './limits/key-limiter.js';
 import type { ReaderService } from './reader/index.js';
 import type { SearchService } from './search/search-service.js';
 import type { TokenizerService } from './tokenizer/tokenizer-service.js';
+import type { UsageRecorder } from './usage/usage-recorder.js';
 
 /** Everything the routes call. Capabilities that later work plugs in are optional until configured. */
 export interface PlatformServices {
@@ -14,6 +15,7 @@ export interface PlatformServices {
   store: Store;
   keys: KeyService;
   limiter: KeyLimiter;
+  usage: UsageRecorder;
   engines?: EngineDirectory;
   chat?: ChatService | undefined;
   tokenizer?: TokenizerService | undefined;

@@ -57,7 +57,8 @@ export interface Store {
   /** Marks the key revoked; false when no such key exists. Revoking twice keeps the first time. */
   revokeKey(id: string, at: number): Promise<boolean>;
 
-  recordUsage(record: UsageRecord): Promise<void>;
+  /** Writes usage records, all or none. */
+  recordUsage(records: UsageRecord[]): Promise<void>;
   usageTotals(keyId: string, since?: number): Promise<UsageTotals>;
   usageWindow(keyId: string, since: number): Promise<UsageWindow>;
 

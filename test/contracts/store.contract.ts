@@ -87,10 +87,13 @@ export function runStoreContract(label: string, setup: () => Promise<StoreFixtur
 
     it('sums usage per key and operation, counting errors, from a given time', async () => {
       const id = '2'.repeat(32);
-      await s.recordUsage(usage(id, 10_000));
-      await s.recordUsage(usage(id, 11_000, { status: 400, promptTokens: 0, completionTokens: 0 }));
-      await s.recordUsage(usage(id, 12_000, { operation: 'tokenizer', completionTokens: 0 }));
-      await s.recordUsage(usage('3'.repeat(32), 12_000));
+      await s.recordUsage([
+        usage(id, 10_000),
+        usage(id, 11_000, { status: 400, promptTokens: 0, completionTokens: 0 }),
+      ]);
+      await s.recordUsage([usage(id, 12_000, { operation: 'tokenizer', completionTokens: 0 })]);
+      await s.recordUsage([usage('3'.repeat(32), 12_000)]);
+      await s.recordUsage([]);
       const all = await s.usageTotals(id);
       expect(all).toMatchObject({ requests: 3, errors: 1, promptTokens: 20, completionTokens: 5, totalTokens: 25 });
       expect(all.byOperation['chat.completions']).toEqual({ requests: 2, promptTokens: 10, completionTokens: 5 });
@@ -99,9 +102,16 @@ export function runStoreContract(label: string, setup: () => Promise<StoreFixtur
       expect(await s.usageTotals('4'.repeat(32))).toMatchObject({ requests: 0, totalTokens: 0, byOperation: {} });
     });
 
+    it('writes a batch of usage records all or none', async () => {
+      const id = '9'.repeat(32);
+      const bad = { ...usage(id, 1_000), operation: null as unknown as string };
+      await expect(s.recordUsage([usage(id, 1_000), bad])).rejects.toThrow();
+      expect((await s.usageTotals(id)).requests).toBe(0);
+    });
+
     it('counts the requests of a usage window and finds the oldest', async () => {
       const id = '5'.repeat(32);
-      for (const t of [1_000, 2_000, 3_000]) await s.recordUsage(usage(id, t));
+      await s.recordUsage([1_000, 2_000, 3_000].map((t) => usage(id, t)));
       expect(await s.usageWindow(id, 1_500)).toEqual({ count: 2, oldest: 2_000 });
       expect(await s.usageWindow(id, 9_000)).toEqual({ count: 0, oldest: undefined });
     });

@@ -14,9 +14,9 @@ beforeAll(async () => {
   address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const store = t.services.store;
   const original = store.recordUsage.bind(store);
-  vi.spyOn(store, 'recordUsage').mockImplementation(async (record) => {
-    records.push(record);
-    return original(record);
+  vi.spyOn(store, 'recordUsage').mockImplementation(async (batch) => {
+    records.push(...batch);
+    return original(batch);
   });
 });
 afterAll(() => t.close());

@@ -1,12 +1,14 @@
 import type { KeyLimits } from '../../config/schema.js';
 import { ApiError } from '../../errors/api-error.js';
-import type { Store } from '../../stores/types.js';
+import type { Store, UsageWindow } from '../../stores/types.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
 export interface KeyLimiterOptions {
   store: Store;
+  /** Requests made but not yet in the store, which count towards usage windows too. */
+  pending?: (keyId: string, since: number) => UsageWindow;
   defaults: KeyLimits;
   now?: () => number;
 }
@@ -21,11 +23,13 @@ export class KeyLimiter {
   /** Start times of the requests of the last minute, per key, oldest first. */
   private readonly recent = new Map<string, number[]>();
   private readonly store: Store;
+  private readonly pending: KeyLimiterOptions['pending'];
   private readonly defaults: KeyLimits;
   private readonly now: () => number;
 
   constructor(options: KeyLimiterOptions) {
     this.store = options.store;
+    this.pending = options.pending;
     this.defaults = options.defaults;
     this.now = options.now ?? Date.now;
   }
@@ -70,9 +74,12 @@ export class KeyLimiter {
   private async checkWindows(keyId: string, limits: KeyLimits, now: number): Promise<void> {
     for (const window of limits.windows) {
       const span = window.hours * HOUR;
-      const { count, oldest } = await this.store.usageWindow(keyId, now - span);
+      const stored = await this.store.usageWindow(keyId, now - span);
+      const waiting = this.pending?.(keyId, now - span) ?? { count: 0, oldest: undefined };
+      const count = stored.count + waiting.count;
+      const oldest = Math.min(stored.oldest ?? Number.POSITIVE_INFINITY, waiting.oldest ?? Number.POSITIVE_INFINITY);
       if (count < window.requests) continue;
-      const resetsAt = (oldest ?? now) + span;
+      const resetsAt = (Number.isFinite(oldest) ? oldest : now) + span;
       throw new ApiError(
         1308,
         `Usage limit reached: ${window.requests} requests per ${window.hours} hours; it resets at ${new Date(resetsAt).toISOString()}`,

@@ -104,20 +104,22 @@ export class PostgresStore implements Store {
     return (result.rowCount ?? 0) > 0;
   }
 
-  async recordUsage(r: UsageRecord): Promise<void> {
+  async recordUsage(records: UsageRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const column = <T>(pick: (r: UsageRecord) => T) => records.map(pick);
     await this.pool.query(
       `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bigint[])`,
       [
-        r.keyId,
-        r.operation,
-        r.model ?? null,
-        r.requestId ?? null,
-        r.promptTokens,
-        r.completionTokens,
-        r.status,
-        r.latencyMs,
-        r.createdAt,
+        column((r) => r.keyId),
+        column((r) => r.operation),
+        column((r) => r.model ?? null),
+        column((r) => r.requestId ?? null),
+        column((r) => r.promptTokens),
+        column((r) => r.completionTokens),
+        column((r) => r.status),
+        column((r) => r.latencyMs),
+        column((r) => r.createdAt),
       ],
     );
   }

@@ -83,19 +83,26 @@ export class SqliteStore implements Store {
     return this.stmts.revokeKey.run(at, id).changes > 0;
   }
 
-  async recordUsage(r: UsageRecord): Promise<void> {
-    this.stmts.insertUsage.run(
-      r.keyId,
-      r.operation,
-      r.model ?? null,
-      r.requestId ?? null,
-      r.promptTokens,
-      r.completionTokens,
-      r.status,
-      r.latencyMs,
-      r.createdAt,
-    );
+  async recordUsage(records: UsageRecord[]): Promise<void> {
+    this.insertUsage(records);
   }
+
+  private readonly insertUsage = (records: UsageRecord[]) =>
+    this.db.transaction(() => {
+      for (const r of records) {
+        this.stmts.insertUsage.run(
+          r.keyId,
+          r.operation,
+          r.model ?? null,
+          r.requestId ?? null,
+          r.promptTokens,
+          r.completionTokens,
+          r.status,
+          r.latencyMs,
+          r.createdAt,
+        );
+      }
+    })();
 
   async usageTotals(keyId: string, since = 0): Promise<UsageTotals> {
     return totalsFromRows(this.stmts.totals.all(keyId, since) as UsageTotalsRow[]);
