@@ -41,9 +41,13 @@ class CoalescingWriter {
     });
   }
 
+  /** The last text and the end of the chunked body go out in the same write as what is queued. */
   end(text?: string): void {
+    if (!this.res.writableEnded) {
+      if (text !== undefined) this.write(text);
+      this.res.end();
+    }
     this.uncork();
-    if (!this.res.writableEnded) this.res.end(text);
   }
 
   private uncork(): void {

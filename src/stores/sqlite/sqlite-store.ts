@@ -33,6 +33,12 @@ function migrate(db: Database.Database): void {
 export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly stmts;
+  /**
+   * Key rows read on every request, kept until any other connection commits (PRAGMA data_version
+   * changes then), so a revocation from the CLI or another process is seen by the next request.
+   */
+  private readonly keyCache = new Map<string, KeyRecord | undefined>();
+  private keyCacheVersion = -1;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -48,6 +54,7 @@ export class SqliteStore implements Store {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getKey: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
       revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
       insertUsage: db.prepare(
@@ -68,11 +75,21 @@ export class SqliteStore implements Store {
 
   async createKey(key: KeyRecord): Promise<void> {
     this.stmts.insertKey.run(...keyToParams(key));
+    this.keyCache.delete(key.id);
   }
 
   async getKey(id: string): Promise<KeyRecord | undefined> {
+    const version = this.stmts.dataVersion.get() as number;
+    if (version !== this.keyCacheVersion) {
+      this.keyCache.clear();
+      this.keyCacheVersion = version;
+    }
+    if (this.keyCache.has(id)) return this.keyCache.get(id);
     const row = this.stmts.getKey.get(id) as KeyRow | undefined;
-    return row && keyFromRow(row);
+    const key = row && keyFromRow(row);
+    // Bounded: unknown ids (guessed keys) are not remembered, so they cannot grow the cache.
+    if (key && this.keyCache.size < 10_000) this.keyCache.set(id, key);
+    return key;
   }
 
   async listKeys(): Promise<KeyRecord[]> {
@@ -80,6 +97,7 @@ export class SqliteStore implements Store {
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
+    this.keyCache.delete(id);
     return this.stmts.revokeKey.run(at, id).changes > 0;
   }
 
