@@ -24,7 +24,10 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
     capabilities: resolved.capabilities,
     generate: (request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart> =>
       new UpstreamCall(target, buildChatBody(resolved, request), signal),
-    countTokens: (messages, tools) => countTokensUpstream(resolved, agent, messages, tools),
+    countTokens: (messages, tools) =>
+      resolved.tokenizeUrl === undefined && options.tokenCounter
+        ? options.tokenCounter.count(messages, tools, resolved.capabilities.thinking)
+        : countTokensUpstream(resolved, agent, messages, tools),
     close: () => agent.close(),
   };
 }

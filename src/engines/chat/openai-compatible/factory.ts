@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { defineChatEngine } from '../factory.js';
+import { HfTokenCounter } from '../hf-tokenizer/hf-token-counter.js';
 import { createOpenAICompatibleEngine } from './engine.js';
 
 const OpenAICompatibleDeployment = Type.Object(
@@ -13,6 +15,13 @@ const OpenAICompatibleDeployment = Type.Object(
     api_key: Type.Optional(Type.String({ description: 'Prefer api_key_env.' })),
     api_key_env: Type.Optional(Type.String({ description: 'Environment variable holding the upstream key.' })),
     tokenize_url: Type.Optional(Type.String({ pattern: '^https?://', description: "vLLM's /tokenize URL." })),
+    tokenizer: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'A Hugging Face tokenizer.json (or its folder, with tokenizer_config.json) to count tokens when there is no tokenize_url.',
+      }),
+    ),
     max_context: Type.Integer({ minimum: 256, default: 32768 }),
     max_output: Type.Integer({ minimum: 1, default: 8192 }),
     tools: Type.Boolean({ default: true }),
@@ -71,6 +80,7 @@ export const openAICompatibleFactory = defineChatEngine({
         maxOutput: o.max_output,
       },
       ...(o.tokenize_url ? { tokenizeUrl: o.tokenize_url } : {}),
+      ...(o.tokenizer ? { tokenCounter: new HfTokenCounter(path.resolve(context.configDir, o.tokenizer)) } : {}),
       ...(ctl
         ? {
             thinking: {

@@ -1,3 +1,4 @@
+import type { TokenCounter } from '../hf-tokenizer/hf-token-counter.js';
 import type { ChatEngineCapabilities } from '../types.js';
 
 /** Structured logger, shaped like pino's `(details, message)` so Fastify's logger fits as is. */
@@ -25,8 +26,10 @@ export interface OpenAICompatibleOptions {
   /** Already resolved secret (the config layer reads the environment). */
   apiKey?: string;
   capabilities: ChatEngineCapabilities;
-  /** Full URL of vLLM's `POST /tokenize` (it lives outside `/v1`); without it countTokens refuses. */
+  /** Full URL of vLLM's `POST /tokenize` (it lives outside `/v1`). */
   tokenizeUrl?: string;
+  /** Counts locally when the upstream has no tokenize endpoint (a Hugging Face tokenizer.json). */
+  tokenCounter?: TokenCounter;
   /** Default: `{chatTemplateKwargs: true}` when the deployment declares thinking, else nothing. */
   thinking?: ThinkingControl;
   /** Field that carries earlier turns' reasoning upstream; `none` drops it. Default `reasoning_content`. */

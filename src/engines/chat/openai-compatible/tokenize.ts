@@ -21,7 +21,7 @@ export async function countTokensUpstream(
   if (url === undefined) {
     throw new ApiError(
       1212,
-      `No tokenizer is configured for upstream model ${options.model}: set its tokenizeUrl (vLLM's /tokenize) to count tokens`,
+      `No tokenizer is configured for upstream model ${options.model}: set its tokenize_url (vLLM's /tokenize) or a tokenizer (a Hugging Face tokenizer.json) to count tokens`,
     );
   }
   const body = promptFields(options, messages, tools, options.capabilities.thinking);
