@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ConfigSchema } from '../config/schema.js';
+import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { ERROR_CODES } from '../errors/codes.js';
 
 /** Markdown tables that docs/*.md embed between markers; a test fails when a doc drifts. */
@@ -23,13 +24,13 @@ function typeOf(schema: TSchema): string {
   return String(schema['type'] ?? 'any');
 }
 
-function walk(schema: TSchema, prefix: string, rows: KeyRow[]): void {
+function walk(schema: TSchema, prefix: string, rows: KeyRow[], root: TSchema = ConfigSchema): void {
   const properties = schema['properties'] as Record<string, TSchema> | undefined;
   if (schema['type'] !== 'object' || !properties) return;
   for (const [name, child] of Object.entries(properties)) {
     const key = prefix ? `${prefix}.${name}` : name;
     const nested = child['type'] === 'object' && child['properties'];
-    if (!nested || schema === ConfigSchema) {
+    if (!nested || schema === root) {
       rows.push({
         key,
         type: typeOf(child),
@@ -37,22 +38,31 @@ function walk(schema: TSchema, prefix: string, rows: KeyRow[]): void {
         description: String(child['description'] ?? ''),
       });
     }
-    if (nested) walk(child, key, rows);
+    if (nested) walk(child, key, rows, root);
   }
 }
 
-export function configKeysTable(): string {
+function keysTable(schema: TSchema): string {
   const rows: KeyRow[] = [];
-  walk(ConfigSchema, '', rows);
+  walk(schema, '', rows, schema);
   const lines = rows
     .filter((r) => r.type !== 'object')
     .map((r) => `| \`${r.key}\` | ${r.type} | ${r.default} | ${r.description.replaceAll('|', '\\|')} |`);
   return ['| key | type | default | meaning |', '|---|---|---|---|', ...lines].join('\n');
 }
 
+export const configKeysTable = (): string => keysTable(ConfigSchema);
+
+/** One table per engine: the keys of a deployment under `models.<code>.deployments[]`. */
+export function engineKeysTables(): string {
+  return Object.entries(CHAT_ENGINES)
+    .map(([name, factory]) => `### \`engine: ${name}\`\n\n${keysTable(factory.schema)}`)
+    .join('\n\n');
+}
+
 export const GENERATED_SECTIONS: Record<string, Record<string, () => string>> = {
   'docs/errors.md': { 'error-codes': errorCodesTable },
-  'docs/configuration.md': { 'config-keys': configKeysTable },
+  'docs/configuration.md': { 'config-keys': configKeysTable, 'engine-keys': engineKeysTables },
 };
 
 /** Replaces each `<!-- generated:NAME -->...<!-- /generated:NAME -->` block with its table. */

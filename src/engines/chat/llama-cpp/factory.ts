@@ -8,18 +8,31 @@ import { createLlamaCppEngine } from './engine.js';
 
 const LlamaCppDeployment = Type.Object(
   {
-    engine: Type.Literal('llama-cpp'),
+    engine: Type.Literal('llama-cpp', { description: 'The embedded llama.cpp engine (node-llama-cpp).' }),
     model: Type.String({
       minLength: 1,
       description:
         'A local GGUF path, or a reference downloaded on first use (`hf:user/repo:quant`, `https://...gguf`).',
     }),
-    threads: Type.Optional(Type.Integer({ minimum: 1, maximum: 256 })),
-    context_size: Type.Optional(Type.Integer({ minimum: 256 })),
-    parallel: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
-    queue: Type.Optional(Type.Integer({ minimum: 0 })),
-    gpu: Type.Optional(Type.Boolean()),
-    max_output: Type.Optional(Type.Integer({ minimum: 1 })),
+    threads: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 256, description: 'CPU threads; default `embedded.threads`.' }),
+    ),
+    context_size: Type.Optional(
+      Type.Integer({ minimum: 256, description: 'Context window per sequence; default 4096.' }),
+    ),
+    parallel: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 64, description: 'Generations at once (sequences); default 1.' }),
+    ),
+    queue: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'Requests that may wait for a sequence; one more gets 1305. Default 16 × parallel.',
+      }),
+    ),
+    gpu: Type.Optional(Type.Boolean({ description: 'Offload to a GPU when llama.cpp finds one; default off.' })),
+    max_output: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Largest completion; default the context size.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -6,7 +6,9 @@ import { createOpenAICompatibleEngine } from './engine.js';
 
 const OpenAICompatibleDeployment = Type.Object(
   {
-    engine: Type.Literal('openai-compatible'),
+    engine: Type.Literal('openai-compatible', {
+      description: 'vLLM, SGLang, Ollama, llama.cpp server, LocalAI or a hosted OpenAI-style API.',
+    }),
     base_url: Type.String({
       pattern: '^https?://',
       description: 'Including the version prefix, e.g. http://gpu1:8000/v1',
@@ -22,13 +24,15 @@ const OpenAICompatibleDeployment = Type.Object(
           'A Hugging Face tokenizer.json (or its folder, with tokenizer_config.json) to count tokens when there is no tokenize_url.',
       }),
     ),
-    max_context: Type.Integer({ minimum: 256, default: 32768 }),
-    max_output: Type.Integer({ minimum: 1, default: 8192 }),
-    tools: Type.Boolean({ default: true }),
-    thinking: Type.Boolean({ default: false }),
-    json: Type.Boolean({ default: true }),
-    vision: Type.Boolean({ default: false }),
+    max_context: Type.Integer({ minimum: 256, default: 32768, description: "The upstream model's context window." }),
+    max_output: Type.Integer({ minimum: 1, default: 8192, description: 'Largest completion to ask for.' }),
+    tools: Type.Boolean({ default: true, description: 'The upstream model takes function tools.' }),
+    thinking: Type.Boolean({ default: false, description: 'The upstream model thinks (reasoning_content).' }),
+    json: Type.Boolean({ default: true, description: 'The upstream honours response_format json_object.' }),
+    vision: Type.Boolean({ default: false, description: 'The upstream model takes images and video.' }),
     thinking_control: Type.Optional(
+      // How the thinking switch reaches the upstream: chat_template_kwargs.enable_thinking (vLLM,
+      // SGLang, llama.cpp server) and/or reasoning_effort values (Ollama: disabled = "none").
       Type.Object(
         {
           chat_template_kwargs: Type.Optional(Type.Boolean()),
@@ -40,13 +44,30 @@ const OpenAICompatibleDeployment = Type.Object(
       ),
     ),
     reasoning_field: Type.Optional(
-      Type.Union([Type.Literal('reasoning_content'), Type.Literal('reasoning'), Type.Literal('none')]),
+      Type.Union([Type.Literal('reasoning_content'), Type.Literal('reasoning'), Type.Literal('none')], {
+        description: "Field carrying earlier turns' reasoning upstream; default reasoning_content.",
+      }),
     ),
-    max_tokens_field: Type.Optional(Type.Union([Type.Literal('max_tokens'), Type.Literal('max_completion_tokens')])),
-    tool_call_ids: Type.Optional(Type.Union([Type.Literal('generate'), Type.Literal('upstream')])),
-    stream: Type.Optional(Type.Boolean()),
-    extra_body: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+    max_tokens_field: Type.Optional(
+      Type.Union([Type.Literal('max_tokens'), Type.Literal('max_completion_tokens')], {
+        description: 'Hosted reasoning models want max_completion_tokens; default max_tokens.',
+      }),
+    ),
+    tool_call_ids: Type.Optional(
+      Type.Union([Type.Literal('generate'), Type.Literal('upstream')], {
+        description:
+          '`upstream` passes the upstream ids through (for upstreams that check them); default our call_ ids.',
+      }),
+    ),
+    stream: Type.Optional(
+      Type.Boolean({ description: 'Ask the upstream for SSE (default true); false for upstreams that cannot stream.' }),
+    ),
+    extra_body: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Fields merged into every request body.' }),
+    ),
+    headers: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'Headers sent with every request.' }),
+    ),
     timeouts: Type.Optional(
       Type.Object(
         {
@@ -57,7 +78,9 @@ const OpenAICompatibleDeployment = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    connections: Type.Optional(Type.Integer({ minimum: 1 })),
+    connections: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Keep-alive connections to the upstream; default 256.' }),
+    ),
   },
   { additionalProperties: false },
 );
