@@ -5,8 +5,10 @@
  *
  * Three processes besides this one, all on 127.0.0.1: the fake OpenAI-compatible upstream
  * (gateway/upstream.ts), our server (gateway/server.ts: buildApp + createServices, SQLite in a temp
- * dir) and the load generator (gateway/load.ts: undici Pool, keep-alive). Rounds alternate between
- * the direct and the gateway target so that drift on a shared machine lands on both.
+ * dir) and the load generator (gateway/load.ts: undici Pool, keep-alive); a fourth, the bare
+ * pass-through proxy (gateway/bare-proxy.ts: node:http in, undici out, bytes piped), is the floor any
+ * Node proxy pays on this machine. Rounds rotate the direct, bare and gateway targets so that drift
+ * on a shared machine lands on all of them.
  *
  * Targets: gateway adds < 1 ms median at concurrency 1, and keeps ≥ 0.5× the direct throughput at
  * 64 concurrent streams. `BENCH_GATEWAY_PROFILE=FILE` writes a V8 CPU profile of the server during
@@ -54,8 +56,10 @@ export async function run(): Promise<BenchRow[]> {
   const profileFile = process.env['BENCH_GATEWAY_PROFILE'];
   const upstream = await startChild<{ port: number }>(file('upstream.ts'));
   let server: Remote<{ origin: string; key: string }> | undefined;
+  let bare: Remote<{ origin: string }> | undefined;
   let load: Remote<{ pid: number }> | undefined;
   try {
+    bare = await startChild<{ origin: string }>(file('bare-proxy.ts'), { args: [String(upstream.ready.port)] });
     server = await startChild<{ origin: string; key: string }>(file('server.ts'), {
       args: [String(upstream.ready.port)],
     });
@@ -86,10 +90,13 @@ export async function run(): Promise<BenchRow[]> {
       body: JSON.stringify({ model: 'gen-4.6', messages: MESSAGES, max_tokens: 64, stream: true }),
       expect: 'sse',
     };
+    const bareTarget: TargetSpec = { ...direct, name: 'bare', origin: bare.ready.origin };
     await load.call('target', direct);
+    await load.call('target', bareTarget);
     await load.call('target', gateway);
     const l = load;
     const s = server;
+    const b = bare;
     const seq = (target: string, count: number) =>
       l.call<number[]>('seq', { target, count, deadlineMs: PHASE_DEADLINE_MS }, PHASE_DEADLINE_MS + 10_000);
     const conc = (target: string, count: number) =>
@@ -107,23 +114,25 @@ export async function run(): Promise<BenchRow[]> {
     };
 
     // Warm-up: JIT, connections, SQLite page cache on both paths.
-    for (const target of ['direct', 'gateway']) {
+    for (const target of ['direct', 'bare', 'gateway']) {
       await seq(target, WARM_SEQ);
       await conc(target, WARM_CONC);
     }
     if (process.env['BENCH_STAGES'] === '1') await s.call('resetStages');
     if (profileFile) await s.call('profileStart');
 
-    const seqTimes: Record<string, number[]> = { direct: [], gateway: [] };
-    const rates: Record<string, number[]> = { direct: [], gateway: [] };
+    const seqTimes: Record<string, number[]> = { direct: [], bare: [], gateway: [] };
+    const rates: Record<string, number[]> = { direct: [], bare: [], gateway: [] };
     const serverCpuSeq: number[] = [];
     const serverCpuConc: number[] = [];
     const upstreamCpuConc: number[] = [];
+    const bareCpuConc: number[] = [];
+    const targets = ['direct', 'bare', 'gateway'];
     for (let round = 0; round < ROUNDS; round++) {
-      // Alternate which side goes first.
-      const order = round % 2 === 0 ? ['direct', 'gateway'] : ['gateway', 'direct'];
+      // Rotate which target goes first.
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
       for (const target of order) {
-        const proc = target === 'gateway' ? s : upstream;
+        const proc = target === 'gateway' ? s : target === 'bare' ? b : upstream;
         const [times, seqCpu] = await withCpu(proc, () => seq(target, SEQ_PER_ROUND));
         seqTimes[target]!.push(...times);
         const [result, concCpu] = await withCpu(proc, () => conc(target, CONC_PER_ROUND));
@@ -131,7 +140,8 @@ export async function run(): Promise<BenchRow[]> {
         if (target === 'gateway') {
           serverCpuSeq.push(seqCpu / times.length);
           serverCpuConc.push(concCpu / result.done);
-        } else upstreamCpuConc.push(concCpu / result.done);
+        } else if (target === 'bare') bareCpuConc.push(concCpu / result.done);
+        else upstreamCpuConc.push(concCpu / result.done);
       }
     }
     const stages = process.env['BENCH_STAGES'] === '1' ? await s.call<Stages>('stages') : undefined;
@@ -144,14 +154,16 @@ export async function run(): Promise<BenchRow[]> {
 
     const d = seqTimes['direct']!;
     const g = seqTimes['gateway']!;
+    const bt = seqTimes['bare']!;
     const dRate = median(rates['direct']!);
     const gRate = median(rates['gateway']!);
+    const bRate = median(rates['bare']!);
     process.stderr.write(
       [
-        `gateway bench: c=1 median direct ${median(d).toFixed(3)} ms, gateway ${median(g).toFixed(3)} ms`,
-        `  p99 direct ${quantile(d, 0.99).toFixed(3)} ms, gateway ${quantile(g, 0.99).toFixed(3)} ms`,
-        `  c=${CONCURRENCY} req/s per round: direct ${range(rates['direct']!)}, gateway ${range(rates['gateway']!)}`,
-        `  server CPU µs/request per round: c=1 ${range(serverCpuSeq)}, c=${CONCURRENCY} ${range(serverCpuConc)}; fake upstream ${range(upstreamCpuConc)}`,
+        `gateway bench: c=1 median direct ${median(d).toFixed(3)} ms, bare proxy ${median(bt).toFixed(3)} ms, gateway ${median(g).toFixed(3)} ms`,
+        `  p99 direct ${quantile(d, 0.99).toFixed(3)} ms, bare proxy ${quantile(bt, 0.99).toFixed(3)} ms, gateway ${quantile(g, 0.99).toFixed(3)} ms`,
+        `  c=${CONCURRENCY} req/s per round: direct ${range(rates['direct']!)}, bare proxy ${range(rates['bare']!)}, gateway ${range(rates['gateway']!)}`,
+        `  server CPU µs/request per round: c=1 ${range(serverCpuSeq)}, c=${CONCURRENCY} ${range(serverCpuConc)}; bare proxy ${range(bareCpuConc)}; fake upstream ${range(upstreamCpuConc)}`,
         '',
       ].join('\n'),
     );
@@ -178,12 +190,33 @@ export async function run(): Promise<BenchRow[]> {
         baseline: 1,
         ratio: Number((median(g) - median(d)).toFixed(3)),
       },
+      {
+        name: 'gateway: floor — ADDED median latency at concurrency 1 of a bare pass-through proxy (node:http + undici, bytes piped)',
+        value: Number((median(bt) - median(d)).toFixed(3)),
+        unit: 'ms',
+        baseline: 1,
+        ratio: Number((median(bt) - median(d)).toFixed(3)),
+      },
       benchRow('gateway: p99 latency at concurrency 1, through vs direct', quantile(g, 0.99), 'ms', quantile(d, 0.99)),
       benchRow(
         `gateway: throughput at ${CONCURRENCY} concurrent streams, through vs direct (target ratio ≥ 0.5)`,
         gRate,
         'req/s',
         dRate,
+        0,
+      ),
+      benchRow(
+        `gateway: floor — bare pass-through proxy's throughput at ${CONCURRENCY} concurrent streams vs direct`,
+        bRate,
+        'req/s',
+        dRate,
+        0,
+      ),
+      benchRow(
+        `gateway: server process CPU per streamed request at ${CONCURRENCY} concurrent, vs the bare pass-through proxy's`,
+        median(serverCpuConc),
+        'µs',
+        median(bareCpuConc),
         0,
       ),
       benchRow(
@@ -202,7 +235,7 @@ export async function run(): Promise<BenchRow[]> {
       ),
     ];
   } finally {
-    await Promise.allSettled([load?.stop(), server?.stop()]);
+    await Promise.allSettled([load?.stop(), server?.stop(), bare?.stop()]);
     await upstream.stop();
   }
 }
