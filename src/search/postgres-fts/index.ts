@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
-import { type PreparedDocument, prepareDocument, siteName } from '../text/document.js';
+import { type PreparedDocument, prepareDocument } from '../text/document.js';
 import { checkCount, normaliseDomain, recencyCutoff } from '../text/filters.js';
+import { type HitRow, hitFromRow } from '../text/hit-row.js';
 import { queryTerms } from '../text/query-terms.js';
-import { makeSnippet } from '../text/snippet.js';
 import {
   DEFAULT_COLLECTION,
   type SearchDocument,
@@ -24,16 +24,6 @@ export interface PostgresFtsOptions {
 const MAX_INDEXED_CHARS = 200_000;
 // PostgreSQL text cannot hold NUL; imported pages sometimes do.
 const clean = (s: string) => s.replaceAll('\u0000', '');
-
-interface HitRow {
-  url: string;
-  title: string;
-  content: string;
-  site: string | null;
-  host: string;
-  published: string | null;
-  score: number;
-}
 
 const UPSERT = `
   INSERT INTO search_documents (collection, url, title, content, site, host, published, published_ms, tsv)
@@ -104,14 +94,7 @@ export class PostgresFtsIndex implements SearchIndex {
       ...terms,
     ];
     const res = await this.#pool.query<HitRow>(rankingSql(terms.length, this.#titleWeight), params);
-    return res.rows.map((r) => ({
-      url: r.url,
-      title: r.title,
-      snippet: makeSnippet(r.content, terms),
-      site: siteName(r.site, r.host),
-      ...(r.published === null ? {} : { published: r.published }),
-      score: Number(r.score),
-    }));
+    return res.rows.map((r) => hitFromRow(r, terms));
   }
 
   async stats(): Promise<{ collection: string; documents: number }[]> {

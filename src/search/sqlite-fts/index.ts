@@ -1,8 +1,8 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import { prepareDocument, siteName } from '../text/document.js';
+import { prepareDocument } from '../text/document.js';
 import { checkCount, normaliseDomain, recencyCutoff } from '../text/filters.js';
+import { type HitRow, hitFromRow } from '../text/hit-row.js';
 import { queryTerms } from '../text/query-terms.js';
-import { makeSnippet } from '../text/snippet.js';
 import {
   DEFAULT_COLLECTION,
   type SearchDocument,
@@ -32,16 +32,6 @@ interface QueryParams {
   domain: string | null;
   cutoff: number | null;
   count: number;
-}
-
-interface HitRow {
-  url: string;
-  title: string;
-  content: string;
-  site: string | null;
-  host: string;
-  published: string | null;
-  score: number;
 }
 
 /** The embedded search index: SQLite FTS5, porter stemming, BM25 with a title weight. */
@@ -159,14 +149,7 @@ export class SqliteFtsIndex implements SearchIndex {
     // Short answer: either few documents match at all (the full query is then cheap too) or the
     // filters dropped part of the window.
     if (rows.length < params.count) rows = this.#queryAll.all(params);
-    return rows.map((r) => ({
-      url: r.url,
-      title: r.title,
-      snippet: makeSnippet(r.content, terms),
-      site: siteName(r.site, r.host),
-      ...(r.published === null ? {} : { published: r.published }),
-      score: r.score,
-    }));
+    return rows.map((r) => hitFromRow(r, terms));
   }
 
   async stats(): Promise<{ collection: string; documents: number }[]> {
