@@ -3,6 +3,7 @@ import type { ChatEngine, ChatStreamPart, ChatUsage } from '../../engines/chat/t
 import { ApiError, invalidField } from '../../errors/api-error.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
+import type { EncodedEvents } from '../../server/event-stream.js';
 import { newPlatformId, unixSeconds } from '../../server/ids.js';
 import type { SearchService } from '../search/search-service.js';
 import { ChunkEncoder } from './chunk-encoder.js';
@@ -10,7 +11,7 @@ import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest } from './map-request.js';
 import { applySearchTools } from './search-tools.js';
-import type { ChatCompletion, ChatCompletionChunk, CompletionIdentity } from './wire-types.js';
+import type { ChatCompletion, CompletionIdentity } from './wire-types.js';
 
 export interface CompletionRun {
   identity: CompletionIdentity;
@@ -69,7 +70,9 @@ export class ChatService {
       usage: undefined,
       webSearch: augmented.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
     };
-    run.parts = recordUsage(run.parts, run);
+    const source = run.parts;
+    run.parts = recordUsage(source, run);
+    TAPS.set(run, { source, tapped: run.parts });
     return run;
   }
 
@@ -79,38 +82,120 @@ export class ChatService {
   }
 
   /**
-   * The stream's chunks. A failure before the first chunk propagates (the caller answers it as a
-   * JSON error); after it, the stream ends with a `network_error` chunk (decisions.md §2).
+   * The stream's chunks, as the JSON text of each (`EncodedEvents`). A failure before the first
+   * chunk propagates (the caller answers it as a JSON error); after it, the stream ends with a
+   * `network_error` chunk (decisions.md §2).
    */
-  async *chunks(run: CompletionRun, signal: AbortSignal, log: StreamFailureLog): AsyncGenerator<ChatCompletionChunk> {
-    const encoder = new ChunkEncoder(run.identity, run.toolStream);
-    const search = run.webSearch;
-    let sent = false;
-    let finished = false;
-    try {
-      for await (const part of run.parts) {
-        let chunk = encoder.encode(part);
-        if (part.type === 'finish') finished = true;
-        if (!chunk) continue;
-        // decisions.md §3: results ride on the first chunk (`before`) or the last (`after`).
-        if (search && (search.sequence === 'before' ? !sent : part.type === 'finish'))
-          chunk = { ...chunk, web_search: search.results };
-        sent = true;
-        yield chunk;
-      }
-    } catch (err) {
-      if (!sent) throw err;
-      log(err, 'stream failed after its first chunk');
-      yield encoder.finish('network_error', run.usage);
-      return;
-    }
-    if (!finished && !signal.aborted) yield encoder.finish('network_error', run.usage);
+  chunks(run: CompletionRun, signal: AbortSignal, log: StreamFailureLog): EncodedEvents {
+    const tap = TAPS.get(run);
+    // The stream notes the usage itself: no generator layer between the engine and the encoder.
+    const parts = tap !== undefined && run.parts === tap.tapped ? tap.source : run.parts;
+    return new ChunkStream(run, parts, signal, log);
   }
 }
+
+/** The engine's own parts behind `run.parts` (which notes the usage), for the stream's single pass. */
+const TAPS = new WeakMap<
+  CompletionRun,
+  { source: AsyncIterable<ChatStreamPart>; tapped: AsyncIterable<ChatStreamPart> }
+>();
 
 async function* recordUsage(parts: AsyncIterable<ChatStreamPart>, run: CompletionRun): AsyncGenerator<ChatStreamPart> {
   for await (const part of parts) {
     if (part.type === 'finish') run.usage = part.usage;
     yield part;
+  }
+}
+
+const END: IteratorResult<string> = { done: true, value: undefined };
+
+/**
+ * Engine parts in, chunk JSON out, in one pass: each `next()` is the engine's `next()` and a
+ * synchronous mapping, where a generator per layer would cost several promise turns per part. The
+ * behaviour is that of the generator it replaces:
+ *
+ *     for await (const part of parts) { note usage; encode; yield unless empty }
+ *     catch: rethrow before the first chunk, else log and yield a network_error finish
+ *     after: a network_error finish unless the engine finished or the client went away
+ */
+class ChunkStream implements EncodedEvents, AsyncIterator<string> {
+  readonly encoded = true;
+  private readonly encoder: ChunkEncoder;
+  private iterator: AsyncIterator<ChatStreamPart> | undefined;
+  /** `open`: parts still come; `done`: nothing more to give (after the last value or a throw). */
+  private state: 'open' | 'done' = 'open';
+  private sent = false;
+  private finished = false;
+
+  constructor(
+    private readonly run: CompletionRun,
+    private readonly parts: AsyncIterable<ChatStreamPart>,
+    private readonly signal: AbortSignal,
+    private readonly log: StreamFailureLog,
+  ) {
+    this.encoder = new ChunkEncoder(run.identity, run.toolStream);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<string>> {
+    if (this.state === 'done') return Promise.resolve(END);
+    this.iterator ??= this.parts[Symbol.asyncIterator]();
+    return this.iterator.next().then(this.onPart, this.onError);
+  }
+
+  /** Like a generator's: closes the engine's iterator if it was started and is still open. */
+  async return(): Promise<IteratorResult<string>> {
+    if (this.state === 'open') {
+      this.state = 'done';
+      await this.iterator?.return?.();
+    }
+    return END;
+  }
+
+  private readonly onPart = (
+    result: IteratorResult<ChatStreamPart>,
+  ): IteratorResult<string> | Promise<IteratorResult<string>> => {
+    if (result.done) {
+      this.state = 'done';
+      if (this.finished || this.signal.aborted) return END;
+      return { done: false, value: this.encoder.finishJson('network_error', this.run.usage) };
+    }
+    const part = result.value;
+    let json: string | undefined;
+    try {
+      if (part.type === 'finish') {
+        this.run.usage = part.usage;
+        this.finished = true;
+      }
+      json = this.encode(part);
+    } catch (err) {
+      // A throw inside a for-await body closes the iterator before the catch runs.
+      const closing = this.iterator?.return?.();
+      return Promise.resolve(closing).then(() => this.onError(err));
+    }
+    if (json === undefined) return this.next();
+    this.sent = true;
+    return { done: false, value: json };
+  };
+
+  private readonly onError = (err: unknown): IteratorResult<string> => {
+    this.state = 'done';
+    if (!this.sent) throw err;
+    this.log(err, 'stream failed after its first chunk');
+    return { done: false, value: this.encoder.finishJson('network_error', this.run.usage) };
+  };
+
+  private encode(part: ChatStreamPart): string | undefined {
+    const search = this.run.webSearch;
+    if (search === undefined) return this.encoder.encodeJson(part);
+    const chunk = this.encoder.encode(part);
+    if (!chunk) return undefined;
+    // decisions.md §3: results ride on the first chunk (`before`) or the last (`after`).
+    if (search.sequence === 'before' ? !this.sent : part.type === 'finish')
+      return JSON.stringify({ ...chunk, web_search: search.results });
+    return JSON.stringify(chunk);
   }
 }

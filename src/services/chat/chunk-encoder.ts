@@ -17,6 +17,8 @@ const EMPTY_USAGE: ChatUsage = { promptTokens: 0, completionTokens: 0, cachedTok
  */
 export class ChunkEncoder {
   private readonly calls = new Map<number, OpenCall>();
+  /** `{"id":…,"created":…,"object":"chat.completion.chunk","model":…,"choices":[{"index":0,"delta":` */
+  private prefix: string | undefined;
 
   constructor(
     private readonly identity: CompletionIdentity,
@@ -48,6 +50,29 @@ export class ChunkEncoder {
     }
   }
 
+  /**
+   * The JSON text of `encode(part)`, byte for byte what `JSON.stringify` makes of it. Text and
+   * reasoning pieces, nearly every chunk of a stream, are written around the constant head of the
+   * chunk, which is built once per completion: only the piece itself is serialised.
+   */
+  encodeJson(part: ChatStreamPart): string | undefined {
+    if (part.type === 'text-delta') {
+      return part.text ? `${this.head()}{"role":"assistant","content":${JSON.stringify(part.text)}}}]}` : undefined;
+    }
+    if (part.type === 'reasoning-delta') {
+      return part.text
+        ? `${this.head()}{"role":"assistant","reasoning_content":${JSON.stringify(part.text)}}}]}`
+        : undefined;
+    }
+    const chunk = this.encode(part);
+    return chunk === undefined ? undefined : JSON.stringify(chunk);
+  }
+
+  /** The JSON text of `finish(reason, usage)`. */
+  finishJson(reason: FinishReason, usage?: ChatUsage): string {
+    return JSON.stringify(this.finish(reason, usage));
+  }
+
   /** The last chunk: finish reason, an empty assistant delta and the usage. */
   finish(reason: FinishReason, usage: ChatUsage = EMPTY_USAGE): ChatCompletionChunk {
     const chunk = this.chunk({ role: 'assistant', content: '' });
@@ -59,6 +84,15 @@ export class ChunkEncoder {
   private fragment(index: number, piece: string | undefined): WireToolCall {
     const call = this.calls.get(index)!;
     return { index, id: call.id, type: 'function', function: { name: call.name, arguments: piece ?? call.arguments } };
+  }
+
+  private head(): string {
+    if (this.prefix === undefined) {
+      const { id, created, model } = this.identity;
+      // The key order of chunk() below.
+      this.prefix = `{"id":${JSON.stringify(id)},"created":${JSON.stringify(created)},"object":"chat.completion.chunk","model":${JSON.stringify(model)},"choices":[{"index":0,"delta":`;
+    }
+    return this.prefix;
   }
 
   private chunk(delta: ChunkDelta): ChatCompletionChunk {
