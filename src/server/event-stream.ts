@@ -9,27 +9,37 @@ const HEADERS = {
   'x-accel-buffering': 'no',
 };
 
+/** Text queued beyond this is written at once rather than at the end of the turn. */
+const FLUSH_AT = 16 * 1024;
+
 /**
  * Writes events to the response, coalescing those produced in one turn of the event loop into one
  * socket write: an upstream often delivers several chunks in one network read, and writing each
- * alone costs a syscall apiece, the largest part of the gateway's CPU per request.
+ * alone costs a syscall apiece, the largest part of the gateway's CPU per request. The turn's text
+ * is joined here and handed to the response as one chunk: one chunked-encoding frame and one
+ * buffer for the socket, where a corked write per event made three buffers per event.
  */
 class CoalescingWriter {
+  private pending = '';
   private flush: NodeJS.Immediate | undefined;
+  private readonly flushLater = () => {
+    this.flush = undefined;
+    this.send();
+  };
 
   constructor(private readonly res: ServerResponse) {}
 
   /** False when the socket's buffer is full: wait for `drained()` before writing more. */
   write(text: string): boolean {
-    if (!this.flush) {
-      this.res.cork();
-      this.flush = setImmediate(() => this.uncork());
-    }
-    return this.res.write(text);
+    this.pending += text;
+    if (this.pending.length >= FLUSH_AT) this.send();
+    else this.flush ??= setImmediate(this.flushLater);
+    return !this.res.writableNeedDrain;
   }
 
   drained(): Promise<void> {
-    this.uncork();
+    this.send();
+    if (!this.res.writableNeedDrain) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.res.off('drain', done);
@@ -43,18 +53,25 @@ class CoalescingWriter {
 
   /** The last text and the end of the chunked body go out in the same write as what is queued. */
   end(text?: string): void {
-    if (!this.res.writableEnded) {
-      if (text !== undefined) this.write(text);
-      this.res.end();
-    }
-    this.uncork();
+    const last = text === undefined ? this.pending : this.pending + text;
+    this.cancel();
+    if (this.res.writableEnded) return;
+    // A response whose client has gone takes no more text, only its end.
+    if (last === '' || this.res.destroyed) this.res.end();
+    else this.res.end(last);
   }
 
-  private uncork(): void {
-    if (!this.flush) return;
+  private send(): void {
+    const text = this.pending;
+    this.cancel();
+    if (text !== '' && !this.res.writableEnded && !this.res.destroyed) this.res.write(text);
+  }
+
+  private cancel(): void {
+    this.pending = '';
+    if (this.flush === undefined) return;
     clearImmediate(this.flush);
     this.flush = undefined;
-    this.res.uncork();
   }
 }
 
