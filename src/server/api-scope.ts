@@ -50,17 +50,27 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
         ...(op.body ? { body: op.body } : {}),
         ...(op.params ? { params: op.params } : {}),
       },
-      preValidation: async (request) => normalizeBody(request.body, op.body),
-      preHandler: async (request) => {
+      // Callback-style: no promise per request unless there is a request id to claim. A throw
+      // here reaches the error handler as an async hook's rejection would.
+      preValidation: (request, _reply, done) => {
+        normalizeBody(request.body, op.body);
+        done();
+      },
+      preHandler: (request, _reply, done) => {
         const body = request.body as Record<string, unknown> | undefined;
         op.rules?.(body as never);
         const requestId = body?.['request_id'];
-        if (
-          typeof requestId === 'string' &&
-          !(await services.store.claimRequestId(request.apiKey!.id, requestId, Date.now()))
-        ) {
-          throw new ApiError(1231, `request_id already used by this key: ${requestId}`);
+        if (typeof requestId !== 'string') {
+          done();
+          return;
         }
+        services.store
+          .claimRequestId(request.apiKey!.id, requestId, Date.now())
+          .then(
+            (claimed) =>
+              done(claimed ? undefined : new ApiError(1231, `request_id already used by this key: ${requestId}`)),
+            done,
+          );
       },
       handler: (request, reply) => runOperation(op, request, reply, services),
     });
@@ -73,10 +83,15 @@ async function runOperation(
   reply: FastifyReply,
   services: PlatformServices,
 ) {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
+  // trackRequest's 'close' listener aborts it; one listener per response rather than two.
+  let controller = request.abortController;
+  if (controller === undefined) {
+    const own = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) own.abort();
+    });
+    controller = own;
+  }
   const body = (request.body ?? {}) as Record<string, unknown>;
   if (typeof body['model'] === 'string') request.usage.model = body['model'];
   const requestId = body['request_id'];

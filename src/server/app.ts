@@ -54,13 +54,16 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   });
   app.decorateRequest('apiKey', undefined);
   app.decorateRequest('usage', null as never);
-  app.addHook('onRequest', async (request) => {
+  app.decorateRequest('abortController', undefined);
+  // Hooks on every request are callback-style: an async hook costs a promise and a turn apiece.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.usage = {};
+    done();
   });
   // decisions.md §1 spells the JSON content type exactly; Fastify's default writes `utf-8`.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.type(JSON_TYPE);
-    return payload;
+    done(null, payload);
   });
   installErrorHandlers(app, config.server.body_limit);
 

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKey: KeyRecord | undefined;
     usage: RequestUsage;
+    /** Aborted when the response closes before it has finished (the client went away). */
+    abortController: AbortController | undefined;
   }
   interface FastifyContextConfig {
     /** The operation's id, recorded with usage and used by the shared auth suite. */

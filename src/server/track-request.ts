@@ -3,7 +3,8 @@ import type { PlatformServices } from '../services/platform-services.js';
 
 /**
  * When the response closes (finished, failed or abandoned by the client): release the key's
- * concurrency slot and write the request's usage record.
+ * concurrency slot, write the request's usage record, then abort the operation's signal
+ * (`request.abortController`, created here) unless the response had finished.
  */
 export function trackRequest(
   request: FastifyRequest,
@@ -13,27 +14,41 @@ export function trackRequest(
 ): void {
   const started = performance.now();
   let finished = false;
+  const controller = new AbortController();
+  request.abortController = controller;
   // 'finish' rather than writableFinished: in-process (inject) responses never set the latter.
-  reply.raw.once('finish', () => {
+  // Both fire at most once per response: `on` spares the wrapper `once` makes.
+  reply.raw.on('finish', () => {
     finished = true;
   });
-  reply.raw.once('close', () => {
+  reply.raw.on('close', () => {
     release();
-    const key = request.apiKey;
-    if (!key) return;
-    const { usage } = request;
-    const body = request.body as Record<string, unknown> | undefined;
-    const requestId = body?.['request_id'];
-    services.usage.record({
-      keyId: key.id,
-      operation: request.routeOptions.config.operation ?? 'unknown',
-      model: usage.model ?? (typeof body?.['model'] === 'string' ? body['model'] : undefined),
-      requestId: typeof requestId === 'string' ? requestId : undefined,
-      promptTokens: usage.promptTokens ?? 0,
-      completionTokens: usage.completionTokens ?? 0,
-      status: finished || reply.raw.writableFinished ? reply.statusCode : 499,
-      latencyMs: performance.now() - started,
-      createdAt: Date.now(),
-    });
+    recordUsage(request, reply, services, started, finished);
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+}
+
+function recordUsage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: PlatformServices,
+  started: number,
+  finished: boolean,
+): void {
+  const key = request.apiKey;
+  if (!key) return;
+  const { usage } = request;
+  const body = request.body as Record<string, unknown> | undefined;
+  const requestId = body?.['request_id'];
+  services.usage.record({
+    keyId: key.id,
+    operation: request.routeOptions.config.operation ?? 'unknown',
+    model: usage.model ?? (typeof body?.['model'] === 'string' ? body['model'] : undefined),
+    requestId: typeof requestId === 'string' ? requestId : undefined,
+    promptTokens: usage.promptTokens ?? 0,
+    completionTokens: usage.completionTokens ?? 0,
+    status: finished || reply.raw.writableFinished ? reply.statusCode : 499,
+    latencyMs: performance.now() - started,
+    createdAt: Date.now(),
   });
 }
