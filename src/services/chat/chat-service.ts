@@ -127,6 +127,12 @@ class ChunkStream implements EncodedEvents, AsyncIterator<string> {
   private sent = false;
   private finished = false;
 
+  /** `then` callbacks, bound once per stream (no closures per part). */
+  private readonly onPart: (
+    result: IteratorResult<ChatStreamPart>,
+  ) => IteratorResult<string> | Promise<IteratorResult<string>>;
+  private readonly onError: (err: unknown) => IteratorResult<string>;
+
   constructor(
     private readonly run: CompletionRun,
     private readonly parts: AsyncIterable<ChatStreamPart>,
@@ -134,6 +140,8 @@ class ChunkStream implements EncodedEvents, AsyncIterator<string> {
     private readonly log: StreamFailureLog,
   ) {
     this.encoder = new ChunkEncoder(run.identity, run.toolStream);
+    this.onPart = this.part.bind(this);
+    this.onError = this.error.bind(this);
   }
 
   [Symbol.asyncIterator](): this {
@@ -155,9 +163,7 @@ class ChunkStream implements EncodedEvents, AsyncIterator<string> {
     return END;
   }
 
-  private readonly onPart = (
-    result: IteratorResult<ChatStreamPart>,
-  ): IteratorResult<string> | Promise<IteratorResult<string>> => {
+  private part(result: IteratorResult<ChatStreamPart>): IteratorResult<string> | Promise<IteratorResult<string>> {
     if (result.done) {
       this.state = 'done';
       if (this.finished || this.signal.aborted) return END;
@@ -179,14 +185,14 @@ class ChunkStream implements EncodedEvents, AsyncIterator<string> {
     if (json === undefined) return this.next();
     this.sent = true;
     return { done: false, value: json };
-  };
+  }
 
-  private readonly onError = (err: unknown): IteratorResult<string> => {
+  private error(err: unknown): IteratorResult<string> {
     this.state = 'done';
     if (!this.sent) throw err;
     this.log(err, 'stream failed after its first chunk');
     return { done: false, value: this.encoder.finishJson('network_error', this.run.usage) };
-  };
+  }
 
   private encode(part: ChatStreamPart): string | undefined {
     const search = this.run.webSearch;
