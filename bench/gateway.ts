@@ -13,8 +13,11 @@
  * Targets: gateway adds < 1 ms median at concurrency 1, and keeps ≥ 0.5× the direct throughput at
  * 64 concurrent streams. `BENCH_GATEWAY_PROFILE=FILE` writes a V8 CPU profile of the server during
  * the measured rounds to FILE (summary: gateway/profile-summary.ts); `BENCH_STAGES=1` prints the wall
- * time of the server's stages (gateway/server.ts).
+ * time of the server's stages (gateway/server.ts). `BENCH_GATEWAY_BASE=DIR` also runs the server of another
+ * tree (e.g. `git archive <commit> | tar -x -C DIR` with node_modules linked) as target `base`, in
+ * the same rotation: a before/after comparison that the machine's drift cannot fake.
  */
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Remote, startChild } from './gateway/ipc.js';
 import type { ConcResult, TargetSpec } from './gateway/load.js';
@@ -58,6 +61,8 @@ export async function run(): Promise<BenchRow[]> {
   let server: Remote<{ origin: string; key: string }> | undefined;
   let bare: Remote<{ origin: string }> | undefined;
   let load: Remote<{ pid: number }> | undefined;
+  let base: Remote<{ origin: string; key: string }> | undefined;
+  const baseTree = process.env['BENCH_GATEWAY_BASE'];
   try {
     bare = await startChild<{ origin: string }>(file('bare-proxy.ts'), { args: [String(upstream.ready.port)] });
     server = await startChild<{ origin: string; key: string }>(file('server.ts'), {
@@ -93,10 +98,23 @@ export async function run(): Promise<BenchRow[]> {
     const bareTarget: TargetSpec = { ...direct, name: 'bare', origin: bare.ready.origin };
     await load.call('target', direct);
     await load.call('target', bareTarget);
+    if (baseTree) {
+      base = await startChild<{ origin: string; key: string }>(path.resolve(baseTree, 'bench/gateway/server.ts'), {
+        args: [String(upstream.ready.port)],
+      });
+      await load.call('target', {
+        ...gateway,
+        name: 'base',
+        origin: base.ready.origin,
+        headers: { ...gateway.headers, authorization: `Bearer ${base.ready.key}` },
+      });
+    }
     await load.call('target', gateway);
     const l = load;
     const s = server;
     const b = bare;
+    const targets = base ? ['direct', 'bare', 'gateway', 'base'] : ['direct', 'bare', 'gateway'];
+    const baseProc = base;
     const seq = (target: string, count: number) =>
       l.call<number[]>('seq', { target, count, deadlineMs: PHASE_DEADLINE_MS }, PHASE_DEADLINE_MS + 10_000);
     const conc = (target: string, count: number) =>
@@ -114,25 +132,25 @@ export async function run(): Promise<BenchRow[]> {
     };
 
     // Warm-up: JIT, connections, SQLite page cache on both paths.
-    for (const target of ['direct', 'bare', 'gateway']) {
+    for (const target of targets) {
       await seq(target, WARM_SEQ);
       await conc(target, WARM_CONC);
     }
     if (process.env['BENCH_STAGES'] === '1') await s.call('resetStages');
     if (profileFile) await s.call('profileStart');
 
-    const seqTimes: Record<string, number[]> = { direct: [], bare: [], gateway: [] };
-    const rates: Record<string, number[]> = { direct: [], bare: [], gateway: [] };
+    const seqTimes: Record<string, number[]> = { direct: [], bare: [], gateway: [], base: [] };
+    const rates: Record<string, number[]> = { direct: [], bare: [], gateway: [], base: [] };
+    const baseCpuConc: number[] = [];
     const serverCpuSeq: number[] = [];
     const serverCpuConc: number[] = [];
     const upstreamCpuConc: number[] = [];
     const bareCpuConc: number[] = [];
-    const targets = ['direct', 'bare', 'gateway'];
     for (let round = 0; round < ROUNDS; round++) {
       // Rotate which target goes first.
       const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
       for (const target of order) {
-        const proc = target === 'gateway' ? s : target === 'bare' ? b : upstream;
+        const proc = target === 'gateway' ? s : target === 'bare' ? b : target === 'base' ? baseProc! : upstream;
         const [times, seqCpu] = await withCpu(proc, () => seq(target, SEQ_PER_ROUND));
         seqTimes[target]!.push(...times);
         const [result, concCpu] = await withCpu(proc, () => conc(target, CONC_PER_ROUND));
@@ -141,6 +159,7 @@ export async function run(): Promise<BenchRow[]> {
           serverCpuSeq.push(seqCpu / times.length);
           serverCpuConc.push(concCpu / result.done);
         } else if (target === 'bare') bareCpuConc.push(concCpu / result.done);
+        else if (target === 'base') baseCpuConc.push(concCpu / result.done);
         else upstreamCpuConc.push(concCpu / result.done);
       }
     }
@@ -164,6 +183,11 @@ export async function run(): Promise<BenchRow[]> {
         `  p99 direct ${quantile(d, 0.99).toFixed(3)} ms, bare proxy ${quantile(bt, 0.99).toFixed(3)} ms, gateway ${quantile(g, 0.99).toFixed(3)} ms`,
         `  c=${CONCURRENCY} req/s per round: direct ${range(rates['direct']!)}, bare proxy ${range(rates['bare']!)}, gateway ${range(rates['gateway']!)}`,
         `  server CPU µs/request per round: c=1 ${range(serverCpuSeq)}, c=${CONCURRENCY} ${range(serverCpuConc)}; bare proxy ${range(bareCpuConc)}; fake upstream ${range(upstreamCpuConc)}`,
+        ...(base
+          ? [
+              `  base tree ${baseTree}: c=1 median ${median(seqTimes['base']!).toFixed(3)} ms (this tree ${median(g).toFixed(3)} ms); c=${CONCURRENCY} req/s median ${median(rates['base']!).toFixed(0)} (this tree ${gRate.toFixed(0)}); server CPU µs/request at c=${CONCURRENCY} median ${median(baseCpuConc).toFixed(0)} (this tree ${median(serverCpuConc).toFixed(0)})`,
+            ]
+          : []),
         '',
       ].join('\n'),
     );
@@ -235,7 +259,7 @@ export async function run(): Promise<BenchRow[]> {
       ),
     ];
   } finally {
-    await Promise.allSettled([load?.stop(), server?.stop(), bare?.stop()]);
+    await Promise.allSettled([load?.stop(), server?.stop(), bare?.stop(), base?.stop()]);
     await upstream.stop();
   }
 }
