@@ -84,7 +84,9 @@ export function readMetadata(doc: DomDocument, baseUrl: string): PageMetadata {
       stylesheets[new URL(link.getAttribute('href') ?? '', baseUrl).href] = {
         type: clean(link.getAttribute('type')) || 'text/css',
       };
-    } catch {}
+    } catch {
+      // An href that is not a URL names no stylesheet; the rest of the list still counts.
+    }
   }
   const publishedTime =
     metaContent(doc, PUBLISHED_META) ??
