@@ -24,7 +24,7 @@ export function trackRequest(
   reply.raw.on('close', () => {
     release();
     recordUsage(request, reply, services, started, finished);
-    if (!reply.raw.writableFinished) controller.abort();
+    if (!finished && !reply.raw.writableFinished) controller.abort();
   });
 }
 

@@ -16,6 +16,7 @@ import type { ChatCompletion, CompletionIdentity } from './wire-types.js';
 export interface CompletionRun {
   identity: CompletionIdentity;
   toolStream: boolean;
+  /** The engine's parts; whichever reply form consumes them notes the usage. */
   parts: AsyncIterable<ChatStreamPart>;
   /** Set when the engine reports its finish. */
   usage: ChatUsage | undefined;
@@ -70,14 +71,11 @@ export class ChatService {
       usage: undefined,
       webSearch: augmented.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
     };
-    const source = run.parts;
-    run.parts = recordUsage(source, run);
-    TAPS.set(run, { source, tapped: run.parts });
     return run;
   }
 
   async complete(run: CompletionRun): Promise<ChatCompletion> {
-    const completion = await foldParts(run.parts, run.identity);
+    const completion = await foldParts(recordUsage(run.parts, run), run.identity);
     return run.webSearch ? { ...completion, web_search: run.webSearch.results } : completion;
   }
 
@@ -87,18 +85,10 @@ export class ChatService {
    * `network_error` chunk (decisions.md §2).
    */
   chunks(run: CompletionRun, signal: AbortSignal, log: StreamFailureLog): EncodedEvents {
-    const tap = TAPS.get(run);
     // The stream notes the usage itself: no generator layer between the engine and the encoder.
-    const parts = tap !== undefined && run.parts === tap.tapped ? tap.source : run.parts;
-    return new ChunkStream(run, parts, signal, log);
+    return new ChunkStream(run, run.parts, signal, log);
   }
 }
-
-/** The engine's own parts behind `run.parts` (which notes the usage), for the stream's single pass. */
-const TAPS = new WeakMap<
-  CompletionRun,
-  { source: AsyncIterable<ChatStreamPart>; tapped: AsyncIterable<ChatStreamPart> }
->();
 
 async function* recordUsage(parts: AsyncIterable<ChatStreamPart>, run: CompletionRun): AsyncGenerator<ChatStreamPart> {
   for await (const part of parts) {
