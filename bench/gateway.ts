@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Remote, startChild } from './gateway/ipc.js';
 import type { ConcResult, TargetSpec } from './gateway/load.js';
+import { type Cpu, cpuMicros, median, quantile, range } from './gateway/stats.js';
 import { type BenchRow, benchRow } from './types.js';
 
 const SEQ_PER_ROUND = 100;
@@ -38,20 +39,6 @@ const MESSAGES = [
   { role: 'system', content: 'You are a helpful assistant. Answer in one short sentence.' },
   { role: 'user', content: 'Say something short about foxes.' },
 ];
-
-interface Cpu {
-  user: number;
-  system: number;
-}
-const cpuMicros = (a: Cpu, b: Cpu) => b.user - a.user + (b.system - a.system);
-
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const quantile = (xs: number[], q: number) => {
-  const s = sorted(xs);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
-};
-const median = (xs: number[]) => quantile(xs, 0.5);
-const range = (xs: number[], digits = 0) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
 type Stages = Record<string, { calls: number; micros: number; cpuMicros: number }>;
 

@@ -29,6 +29,12 @@ export const MODULES: readonly ModuleEntry[] = [
     limitMinutes: 10,
   },
   {
+    name: 'gateway-llama',
+    file: 'gateway-llama.ts',
+    about: 'full server path vs a real local llama.cpp upstream (random test GGUF, 64 sequences) called directly',
+    limitMinutes: 10,
+  },
+  {
     name: 'upstream-engine',
     file: 'upstream-gateway.ts',
     about: 'openai-compatible engine alone (SSE parsing into parts) vs undici reading the stream directly',

@@ -1,6 +1,7 @@
 /**
- * Our server in a child process of its own for the gateway benchmark: gen-4.6 on one
- * openai-compatible deployment pointing at the fake upstream (`argv[2]` = its port). Reports its
+ * Our server in a child process of its own for the gateway benchmarks: gen-4.6 on one
+ * openai-compatible deployment pointing at the fake upstream (`argv[2]` = its port) or at any
+ * OpenAI-style base URL (`argv[2..4]` = base URL, upstream model, key). Reports its
  * CPU time on request. With `BENCH_STAGES=1` it also wraps the services on the request path
  * (authentication, limiter, usage record, chat start) and reports the wall time spent in each.
  * `profileStart` / `profileStop {file}` record a V8 CPU profile of just the measured phase.
@@ -12,16 +13,19 @@ import net from 'node:net';
 import { startBenchApp } from './app.js';
 import { serveParent } from './ipc.js';
 
-const upstreamPort = Number(process.argv[2]);
-if (!Number.isInteger(upstreamPort) || upstreamPort <= 0) throw new Error('usage: server.ts <upstream port>');
+/** `server.ts <upstream port>` (the fake upstream) or `server.ts <base URL> <model> <key>`. */
+const [target, upstreamModel = 'fake', upstreamKey] = process.argv.slice(2);
+const baseUrl = /^\d+$/.test(target ?? '') ? `http://127.0.0.1:${target}/v1` : target;
+if (!baseUrl?.startsWith('http://')) throw new Error('usage: server.ts <upstream port> | <base URL> <model> <key>');
 
 const bench = await startBenchApp({
   'gen-4.6': {
     deployments: [
       {
         engine: 'openai-compatible',
-        base_url: `http://127.0.0.1:${upstreamPort}/v1`,
-        model: 'fake',
+        base_url: baseUrl,
+        model: upstreamModel,
+        ...(upstreamKey ? { api_key: upstreamKey } : {}),
         max_context: 32768,
         max_output: 4096,
       },

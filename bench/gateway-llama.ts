@@ -1,0 +1,137 @@
+/**
+ * Issue 3's gateway targets against a REAL local upstream: the llama.cpp runtime (our embedded
+ * engine behind our own server, gateway/llama-upstream.ts) serving the random-weights test GGUF,
+ * 64 sequences, one thread. The load generator (gateway/load.ts) calls it directly, and through our
+ * gateway server (gateway/server.ts: openai-compatible engine pointed at it), in rotating rounds.
+ * All four processes share this machine's two cores, so every µs the gateway spends is taken from
+ * the inference it fronts; the `gateway` module measures the same path against an upstream that
+ * costs nothing (canned bytes), the worst case for any proxy.
+ */
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type Remote, startChild } from './gateway/ipc.js';
+import type { ConcResult, TargetSpec } from './gateway/load.js';
+import { type Cpu, cpuMicros, median, quantile, range } from './gateway/stats.js';
+import { type BenchRow, benchRow } from './types.js';
+
+const MAX_TOKENS = 16;
+const CONCURRENCY = 64;
+const SEQ_PER_ROUND = 40;
+const CONC_PER_ROUND = 640;
+const ROUNDS = 5;
+const PHASE_DEADLINE_MS = 60_000;
+
+const file = (name: string) => fileURLToPath(new URL(`./gateway/${name}`, import.meta.url));
+
+const BODY = JSON.stringify({
+  model: 'gen-4.6',
+  messages: [{ role: 'user', content: 'Tell me about the sea.' }],
+  max_tokens: MAX_TOKENS,
+  stream: true,
+});
+
+export async function run(): Promise<BenchRow[]> {
+  const upstream = await startChild<{ origin: string; key: string }>(file('llama-upstream.ts'));
+  let server: Remote<{ origin: string; key: string }> | undefined;
+  let load: Remote<{ pid: number }> | undefined;
+  try {
+    server = await startChild<{ origin: string; key: string }>(file('server.ts'), {
+      args: [`${upstream.ready.origin}/paas/v4`, 'gen-4.6', upstream.ready.key],
+    });
+    load = await startChild<{ pid: number }>(file('load.ts'));
+    const target = (name: string, origin: string, key: string): TargetSpec => ({
+      name,
+      origin,
+      path: '/paas/v4/chat/completions',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${key}` },
+      body: BODY,
+      expect: 'sse',
+    });
+    await load.call('target', target('direct', upstream.ready.origin, upstream.ready.key));
+    await load.call('target', target('gateway', server.ready.origin, server.ready.key));
+
+    const l = load;
+    const seq = (name: string, count: number) =>
+      l.call<number[]>('seq', { target: name, count, deadlineMs: PHASE_DEADLINE_MS }, PHASE_DEADLINE_MS + 10_000);
+    const conc = (name: string, count: number) =>
+      l.call<ConcResult>(
+        'conc',
+        { target: name, count, concurrency: CONCURRENCY, deadlineMs: PHASE_DEADLINE_MS },
+        PHASE_DEADLINE_MS + 10_000,
+      );
+    const cpuOf = (proc: Remote<unknown>) => proc.call<Cpu>('cpu');
+
+    // Warm-up: model load, JIT, connections, every sequence's prompt cache.
+    for (const name of ['direct', 'gateway']) {
+      await seq(name, 20);
+      await conc(name, CONC_PER_ROUND);
+    }
+
+    const times: Record<string, number[]> = { direct: [], gateway: [] };
+    const rates: Record<string, number[]> = { direct: [], gateway: [] };
+    const serverCpu: number[] = [];
+    const upstreamCpu: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? ['direct', 'gateway'] : ['gateway', 'direct'];
+      for (const name of order) {
+        times[name]!.push(...(await seq(name, SEQ_PER_ROUND)));
+        const [s0, u0] = await Promise.all([cpuOf(server), cpuOf(upstream)]);
+        const result = await conc(name, CONC_PER_ROUND);
+        const [s1, u1] = await Promise.all([cpuOf(server), cpuOf(upstream)]);
+        rates[name]!.push(result.rate);
+        if (name === 'gateway') {
+          serverCpu.push(cpuMicros(s0, s1) / result.done);
+          upstreamCpu.push(cpuMicros(u0, u1) / result.done);
+        }
+      }
+    }
+
+    const d = times['direct']!;
+    const g = times['gateway']!;
+    process.stderr.write(
+      [
+        `gateway-llama bench: c=1 median direct ${median(d).toFixed(3)} ms, gateway ${median(g).toFixed(3)} ms`,
+        `  c=${CONCURRENCY} req/s per round: direct ${range(rates['direct']!)}, gateway ${range(rates['gateway']!)}`,
+        `  CPU µs/request at c=${CONCURRENCY}: gateway ${range(serverCpu)}, llama.cpp upstream ${range(upstreamCpu)}`,
+        '',
+      ].join('\n'),
+    );
+    const label = `llama.cpp upstream (random test GGUF, 1 thread, ${CONCURRENCY} sequences, ${MAX_TOKENS} tokens)`;
+    return [
+      {
+        name: `gateway, ${label}: ADDED median latency at concurrency 1 (baseline column = 1 ms target; ratio < 1 passes)`,
+        value: Number((median(g) - median(d)).toFixed(3)),
+        unit: 'ms',
+        baseline: 1,
+        ratio: Number((median(g) - median(d)).toFixed(3)),
+      },
+      benchRow(
+        `gateway, ${label}: p99 latency at concurrency 1, through vs direct`,
+        quantile(g, 0.99),
+        'ms',
+        quantile(d, 0.99),
+      ),
+      benchRow(
+        `gateway, ${label}: throughput at ${CONCURRENCY} concurrent streams, through vs direct (target ratio ≥ 0.5)`,
+        median(rates['gateway']!),
+        'req/s',
+        median(rates['direct']!),
+        0,
+      ),
+      benchRow(
+        `gateway, ${label}: gateway process CPU per streamed request at ${CONCURRENCY} concurrent, vs the upstream's`,
+        median(serverCpu),
+        'µs',
+        median(upstreamCpu),
+        0,
+      ),
+    ];
+  } finally {
+    await Promise.allSettled([load?.stop(), server?.stop()]);
+    await upstream.stop();
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.table(await run());
+  process.exit(0);
+}
