@@ -5,7 +5,8 @@
  * gateway server (gateway/server.ts: openai-compatible engine pointed at it), in rotating rounds.
  * All four processes share this machine's two cores, so every µs the gateway spends is taken from
  * the inference it fronts; the `gateway` module measures the same path against an upstream that
- * costs nothing (canned bytes), the worst case for any proxy.
+ * costs nothing (canned bytes), the worst case for any proxy. `BENCH_GATEWAY_PROFILE=FILE` writes
+ * a V8 CPU profile of the gateway server during the measured rounds.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Remote, startChild } from './gateway/ipc.js';
@@ -66,6 +67,8 @@ export async function run(): Promise<BenchRow[]> {
       await conc(name, CONC_PER_ROUND);
     }
 
+    const profileFile = process.env['BENCH_GATEWAY_PROFILE'];
+    if (profileFile) await server.call('profileStart');
     const times: Record<string, number[]> = { direct: [], gateway: [] };
     const rates: Record<string, number[]> = { direct: [], gateway: [] };
     const serverCpu: number[] = [];
@@ -85,6 +88,7 @@ export async function run(): Promise<BenchRow[]> {
       }
     }
 
+    if (profileFile) await server.call('profileStop', { file: profileFile });
     const d = times['direct']!;
     const g = times['gateway']!;
     process.stderr.write(

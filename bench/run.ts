@@ -25,7 +25,7 @@ export const MODULES: readonly ModuleEntry[] = [
   {
     name: 'gateway',
     file: 'gateway.ts',
-    about: 'full server path (auth, validation, SSE, usage record) vs the same fake upstream called directly',
+    about: 'full server path (auth, validation, SSE, usage record) vs a zero-cost fake upstream called directly',
     limitMinutes: 10,
   },
   {
