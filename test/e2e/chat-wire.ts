@@ -167,7 +167,8 @@ export function describeChatWire(transport: 'inject' | 'socket', server: () => E
         expect(calls).toHaveLength(1);
         return calls[0]!;
       });
-      expect(fragments.length).toBeGreaterThanOrEqual(1);
+      // The start, then the arguments as the model writes them: several pieces, not one.
+      expect(fragments.length).toBeGreaterThan(2);
       const id = fragments[0]!.id;
       expect(id).toMatch(TOOL_CALL_ID);
       for (const f of fragments) {

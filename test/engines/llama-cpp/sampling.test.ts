@@ -30,10 +30,15 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-const callsOf = (parts: ChatStreamPart[]) =>
-  parts.flatMap((p) =>
-    p.type === 'tool-call-start' ? [p.name] : p.type === 'tool-call-delta' ? [p.argumentsDelta] : [],
-  );
+/** Each call's name, then its arguments (the deltas joined: they stream as the model writes them). */
+const callsOf = (parts: ChatStreamPart[]) => {
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p.type === 'tool-call-start') out.push(p.name, '');
+    else if (p.type === 'tool-call-delta') out[out.length - 1] += p.argumentsDelta;
+  }
+  return out;
+};
 
 describe.each(SAMPLINGS.map((s) => [`T=${s.temperature} top_p=${s.topP} seed=${s.seed}`, s] as const))(
   'programmed model under sampling %s',

@@ -9,6 +9,7 @@ import type {
 import { ApiError } from '../../../errors/api-error.js';
 import type { ChatRequest, ChatStreamPart, FinishReason } from '../types.js';
 import { AsyncQueue } from './async-queue.js';
+import { ParamsText } from './params-text.js';
 import { newToolCallId } from './tool-call-id.js';
 
 export interface GenerationInput {
@@ -84,11 +85,26 @@ export async function* runGeneration(input: GenerationInput, signal: AbortSignal
       parts.push({ type: 'text-delta', text });
     },
   };
+  // Arguments stream as the model writes them (tool_stream shows each piece). When the text is not
+  // one JSON object from start to end, the parsed parameters are sent whole when the call completes.
+  let openCall: { callIndex: number; index: number; text: ParamsText } | undefined;
+  const startCall = (callIndex: number, name: string) => {
+    openCall = { callIndex, index: calls++, text: new ParamsText() };
+    parts.push({ type: 'tool-call-start', index: openCall.index, id: newToolCallId(), name });
+    return openCall;
+  };
+  const onFunctionCallParamsChunk = (chunk: { callIndex: number; functionName: string; paramsChunk: string }) => {
+    const call = openCall?.callIndex === chunk.callIndex ? openCall : startCall(chunk.callIndex, chunk.functionName);
+    const piece = call.text.push(chunk.paramsChunk);
+    if (piece !== '') parts.push({ type: 'tool-call-delta', index: call.index, argumentsDelta: piece });
+  };
   const onFunctionCall = (call: { functionName: string; params: unknown }) => {
-    const index = calls++;
-    parts.push({ type: 'tool-call-start', index, id: newToolCallId(), name: call.functionName });
-    parts.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(call.params ?? {}) });
-    parts.push({ type: 'tool-call-end', index });
+    const open = openCall ?? startCall(-1, call.functionName);
+    openCall = undefined;
+    if (!open.text.started) {
+      parts.push({ type: 'tool-call-delta', index: open.index, argumentsDelta: JSON.stringify(call.params ?? {}) });
+    }
+    parts.push({ type: 'tool-call-end', index: open.index });
   };
 
   const run = (
@@ -99,6 +115,7 @@ export async function* runGeneration(input: GenerationInput, signal: AbortSignal
           functions: input.functions,
           documentFunctionParams: true,
           onFunctionCall,
+          onFunctionCallParamsChunk,
         })
   ).then(
     (res) => {
