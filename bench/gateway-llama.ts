@@ -3,14 +3,15 @@
  * engine behind our own server, gateway/llama-upstream.ts) serving the random-weights test GGUF,
  * 64 sequences, one thread. The load generator (gateway/load.ts) calls it directly, and through our
  * gateway server (gateway/server.ts: openai-compatible engine pointed at it), in rotating rounds.
- * All four processes share this machine's two cores, so every µs the gateway spends is taken from
- * the inference it fronts; the `gateway` module measures the same path against an upstream that
- * costs nothing (canned bytes), the worst case for any proxy. `BENCH_GATEWAY_PROFILE=FILE` writes
+ * The upstream is pinned to CPU 0 and the gateway and load generator to CPU 1 (see below); the
+ * `gateway` module measures the same path, unpinned, against an upstream that costs nothing
+ * (canned bytes), the worst case for any proxy. `BENCH_GATEWAY_PROFILE=FILE` writes
  * a V8 CPU profile of the gateway server during the measured rounds.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Remote, startChild } from './gateway/ipc.js';
 import type { ConcResult, TargetSpec } from './gateway/load.js';
+import { pinToCpu } from './gateway/pin.js';
 import { type Cpu, cpuMicros, median, quantile, range } from './gateway/stats.js';
 import { type BenchRow, benchRow } from './types.js';
 
@@ -39,6 +40,16 @@ export async function run(): Promise<BenchRow[]> {
       args: [`${upstream.ready.origin}/paas/v4`, 'gen-4.6', upstream.ready.key],
     });
     load = await startChild<{ pid: number }>(file('load.ts'));
+    // The upstream gets a core of its own in both arms, as an inference server has its own machine
+    // in production; the gateway and the load generator share the other. Unpinned, the gateway's
+    // CPU for every relayed token is taken from the inference itself, and the measure becomes the
+    // gateway's CPU time rather than its latency and throughput.
+    // `BENCH_GATEWAY_PIN=0` runs them unpinned.
+    const pinned =
+      process.env['BENCH_GATEWAY_PIN'] !== '0' &&
+      pinToCpu(upstream.child.pid!, 0) &&
+      pinToCpu(server.child.pid!, 1) &&
+      pinToCpu(load.child.pid!, 1);
     const target = (name: string, origin: string, key: string): TargetSpec => ({
       name,
       origin,
@@ -99,7 +110,8 @@ export async function run(): Promise<BenchRow[]> {
         '',
       ].join('\n'),
     );
-    const label = `llama.cpp upstream (random test GGUF, 1 thread, ${CONCURRENCY} sequences, ${MAX_TOKENS} tokens)`;
+    const where = pinned ? 'on a core of its own' : 'NOT pinned: sharing cores with the gateway';
+    const label = `llama.cpp upstream (random test GGUF, 1 thread, ${CONCURRENCY} sequences, ${MAX_TOKENS} tokens, ${where})`;
     return [
       {
         name: `gateway, ${label}: ADDED median latency at concurrency 1 (baseline column = 1 ms target; ratio < 1 passes)`,
