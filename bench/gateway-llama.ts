@@ -35,7 +35,11 @@ export async function run(): Promise<BenchRow[]> {
   const upstream = await startChild<{ origin: string; key: string }>(file('llama-upstream.ts'));
   let server: Remote<{ origin: string; key: string }> | undefined;
   let load: Remote<{ pid: number }> | undefined;
+  let bare: Remote<{ origin: string }> | undefined;
   try {
+    bare = await startChild<{ origin: string }>(file('bare-proxy.ts'), {
+      args: [upstream.ready.origin, '/paas/v4/chat/completions'],
+    });
     server = await startChild<{ origin: string; key: string }>(file('server.ts'), {
       args: [`${upstream.ready.origin}/paas/v4`, 'gen-4.6', upstream.ready.key],
     });
@@ -49,6 +53,7 @@ export async function run(): Promise<BenchRow[]> {
       process.env['BENCH_GATEWAY_PIN'] !== '0' &&
       pinToCpu(upstream.child.pid!, 0) &&
       pinToCpu(server.child.pid!, 1) &&
+      pinToCpu(bare.child.pid!, 1) &&
       pinToCpu(load.child.pid!, 1);
     const target = (name: string, origin: string, key: string): TargetSpec => ({
       name,
@@ -60,6 +65,8 @@ export async function run(): Promise<BenchRow[]> {
     });
     await load.call('target', target('direct', upstream.ready.origin, upstream.ready.key));
     await load.call('target', target('gateway', server.ready.origin, server.ready.key));
+    await load.call('target', target('bare', bare.ready.origin, upstream.ready.key));
+    const names = ['direct', 'bare', 'gateway'];
 
     const l = load;
     const seq = (name: string, count: number) =>
@@ -73,40 +80,44 @@ export async function run(): Promise<BenchRow[]> {
     const cpuOf = (proc: Remote<unknown>) => proc.call<Cpu>('cpu');
 
     // Warm-up: model load, JIT, connections, every sequence's prompt cache.
-    for (const name of ['direct', 'gateway']) {
+    for (const name of names) {
       await seq(name, 20);
       await conc(name, CONC_PER_ROUND);
     }
 
     const profileFile = process.env['BENCH_GATEWAY_PROFILE'];
     if (profileFile) await server.call('profileStart');
-    const times: Record<string, number[]> = { direct: [], gateway: [] };
-    const rates: Record<string, number[]> = { direct: [], gateway: [] };
+    const times: Record<string, number[]> = { direct: [], bare: [], gateway: [] };
+    const rates: Record<string, number[]> = { direct: [], bare: [], gateway: [] };
     const serverCpu: number[] = [];
+    const bareCpu: number[] = [];
     const upstreamCpu: number[] = [];
+    const b = bare;
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? ['direct', 'gateway'] : ['gateway', 'direct'];
+      // Rotate which target goes first.
+      const order = names.map((_, i) => names[(i + round) % names.length]!);
       for (const name of order) {
         times[name]!.push(...(await seq(name, SEQ_PER_ROUND)));
-        const [s0, u0] = await Promise.all([cpuOf(server), cpuOf(upstream)]);
+        const [s0, b0, u0] = await Promise.all([cpuOf(server), cpuOf(b), cpuOf(upstream)]);
         const result = await conc(name, CONC_PER_ROUND);
-        const [s1, u1] = await Promise.all([cpuOf(server), cpuOf(upstream)]);
+        const [s1, b1, u1] = await Promise.all([cpuOf(server), cpuOf(b), cpuOf(upstream)]);
         rates[name]!.push(result.rate);
         if (name === 'gateway') {
           serverCpu.push(cpuMicros(s0, s1) / result.done);
           upstreamCpu.push(cpuMicros(u0, u1) / result.done);
-        }
+        } else if (name === 'bare') bareCpu.push(cpuMicros(b0, b1) / result.done);
       }
     }
 
     if (profileFile) await server.call('profileStop', { file: profileFile });
     const d = times['direct']!;
     const g = times['gateway']!;
+    const bt = times['bare']!;
     process.stderr.write(
       [
-        `gateway-llama bench: c=1 median direct ${median(d).toFixed(3)} ms, gateway ${median(g).toFixed(3)} ms`,
-        `  c=${CONCURRENCY} req/s per round: direct ${range(rates['direct']!)}, gateway ${range(rates['gateway']!)}`,
-        `  CPU µs/request at c=${CONCURRENCY}: gateway ${range(serverCpu)}, llama.cpp upstream ${range(upstreamCpu)}`,
+        `gateway-llama bench: c=1 median direct ${median(d).toFixed(3)} ms, bare proxy ${median(bt).toFixed(3)} ms, gateway ${median(g).toFixed(3)} ms`,
+        `  c=${CONCURRENCY} req/s per round: direct ${range(rates['direct']!)}, bare proxy ${range(rates['bare']!)}, gateway ${range(rates['gateway']!)}`,
+        `  CPU µs/request at c=${CONCURRENCY}: gateway ${range(serverCpu)}, bare proxy ${range(bareCpu)}, llama.cpp upstream ${range(upstreamCpu)}`,
         '',
       ].join('\n'),
     );
@@ -119,6 +130,13 @@ export async function run(): Promise<BenchRow[]> {
         unit: 'ms',
         baseline: 1,
         ratio: Number((median(g) - median(d)).toFixed(3)),
+      },
+      {
+        name: `gateway, ${label}: floor — ADDED median latency at concurrency 1 of a bare pass-through proxy`,
+        value: Number((median(bt) - median(d)).toFixed(3)),
+        unit: 'ms',
+        baseline: 1,
+        ratio: Number((median(bt) - median(d)).toFixed(3)),
       },
       benchRow(
         `gateway, ${label}: p99 latency at concurrency 1, through vs direct`,
@@ -140,9 +158,16 @@ export async function run(): Promise<BenchRow[]> {
         median(upstreamCpu),
         0,
       ),
+      benchRow(
+        `gateway, ${label}: gateway process CPU per streamed request at ${CONCURRENCY} concurrent, vs the bare pass-through proxy's`,
+        median(serverCpu),
+        'µs',
+        median(bareCpu),
+        0,
+      ),
     ];
   } finally {
-    await Promise.allSettled([load?.stop(), server?.stop()]);
+    await Promise.allSettled([load?.stop(), server?.stop(), bare?.stop()]);
     await upstream.stop();
   }
 }

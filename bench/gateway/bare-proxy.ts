@@ -1,20 +1,21 @@
 /**
  * The floor for the gateway benchmark: a bare pass-through proxy in a process of its own. node:http
- * in, the request body read whole, one undici dispatch to the fake upstream (same Agent settings as
+ * in, the request body read whole, one undici dispatch to the upstream (same Agent settings as
  * the openai-compatible engine: keep-alive, pipelining 1), the response bytes written to the client
- * as they arrive — no auth, no parsing, no re-encoding, no usage record. Reports its CPU time like
- * the others, so the table shows what any Node proxy costs on this machine.
+ * as they arrive — no auth of its own (the client's authorization header is passed on), no parsing,
+ * no re-encoding, no usage record. Reports its CPU time like the others, so the table shows what any
+ * Node proxy costs on this machine.
  */
 import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { serveParent } from './ipc.js';
 
-const upstreamPort = Number(process.argv[2]);
-if (!Number.isInteger(upstreamPort) || upstreamPort <= 0) throw new Error('usage: bare-proxy.ts <upstream port>');
-const origin = `http://127.0.0.1:${upstreamPort}`;
+/** `bare-proxy.ts <upstream port>` (the fake upstream) or `bare-proxy.ts <upstream origin> <path>`. */
+const [target, upstreamPath = '/v1/chat/completions'] = process.argv.slice(2);
+const origin = /^\d+$/.test(target ?? '') ? `http://127.0.0.1:${target}` : target;
+if (!origin?.startsWith('http://')) throw new Error('usage: bare-proxy.ts <upstream port> | <origin> <path>');
 const agent = new Agent({ connections: 256, pipelining: 1, keepAliveTimeout: 4_000 });
-const HEADERS = { 'content-type': 'application/json', accept: 'text/event-stream' };
 
 /** Relays one upstream response into `res` as undici pushes it. */
 class Relay implements Dispatcher.DispatchHandler {
@@ -41,7 +42,9 @@ const server = http.createServer((req, res) => {
   req.on('data', (chunk: Buffer) => parts.push(chunk));
   req.on('end', () => {
     const body = Buffer.concat(parts).toString('utf8');
-    agent.dispatch({ origin, path: '/v1/chat/completions', method: 'POST', headers: HEADERS, body }, new Relay(res));
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    if (req.headers.authorization) headers['authorization'] = req.headers.authorization;
+    agent.dispatch({ origin, path: upstreamPath, method: 'POST', headers, body }, new Relay(res));
   });
 });
 server.keepAliveTimeout = 60_000;
