@@ -10,7 +10,8 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Remote, startChild } from './gateway/ipc.js';
-import type { ConcResult, TargetSpec } from './gateway/load.js';
+import type { TargetSpec } from './gateway/load.js';
+import { addedLatencyRow, loadPhases } from './gateway/phases.js';
 import { pinToCpu } from './gateway/pin.js';
 import { type Cpu, cpuMicros, median, quantile, range } from './gateway/stats.js';
 import { type BenchRow, benchRow } from './types.js';
@@ -69,14 +70,7 @@ export async function run(): Promise<BenchRow[]> {
     const names = ['direct', 'bare', 'gateway'];
 
     const l = load;
-    const seq = (name: string, count: number) =>
-      l.call<number[]>('seq', { target: name, count, deadlineMs: PHASE_DEADLINE_MS }, PHASE_DEADLINE_MS + 10_000);
-    const conc = (name: string, count: number) =>
-      l.call<ConcResult>(
-        'conc',
-        { target: name, count, concurrency: CONCURRENCY, deadlineMs: PHASE_DEADLINE_MS },
-        PHASE_DEADLINE_MS + 10_000,
-      );
+    const { seq, conc } = loadPhases(l, CONCURRENCY, PHASE_DEADLINE_MS);
     const cpuOf = (proc: Remote<unknown>) => proc.call<Cpu>('cpu');
 
     // Warm-up: model load, JIT, connections, every sequence's prompt cache.
@@ -124,20 +118,16 @@ export async function run(): Promise<BenchRow[]> {
     const where = pinned ? 'on a core of its own' : 'NOT pinned: sharing cores with the gateway';
     const label = `llama.cpp upstream (random test GGUF, 1 thread, ${CONCURRENCY} sequences, ${MAX_TOKENS} tokens, ${where})`;
     return [
-      {
-        name: `gateway, ${label}: ADDED median latency at concurrency 1 (baseline column = 1 ms target; ratio < 1 passes)`,
-        value: Number((median(g) - median(d)).toFixed(3)),
-        unit: 'ms',
-        baseline: 1,
-        ratio: Number((median(g) - median(d)).toFixed(3)),
-      },
-      {
-        name: `gateway, ${label}: floor — ADDED median latency at concurrency 1 of a bare pass-through proxy`,
-        value: Number((median(bt) - median(d)).toFixed(3)),
-        unit: 'ms',
-        baseline: 1,
-        ratio: Number((median(bt) - median(d)).toFixed(3)),
-      },
+      addedLatencyRow(
+        `gateway, ${label}: ADDED median latency at concurrency 1 (baseline column = 1 ms target; ratio < 1 passes)`,
+        median(g),
+        median(d),
+      ),
+      addedLatencyRow(
+        `gateway, ${label}: floor — ADDED median latency at concurrency 1 of a bare pass-through proxy`,
+        median(bt),
+        median(d),
+      ),
       benchRow(
         `gateway, ${label}: p99 latency at concurrency 1, through vs direct`,
         quantile(g, 0.99),

@@ -23,7 +23,8 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Remote, startChild } from './gateway/ipc.js';
-import type { ConcResult, TargetSpec } from './gateway/load.js';
+import type { TargetSpec } from './gateway/load.js';
+import { addedLatencyRow, loadPhases } from './gateway/phases.js';
 import { type Cpu, cpuMicros, median, quantile, range } from './gateway/stats.js';
 import { type BenchRow, benchRow } from './types.js';
 
@@ -105,14 +106,7 @@ export async function run(): Promise<BenchRow[]> {
     const b = bare;
     const targets = base ? ['direct', 'bare', 'gateway', 'base'] : ['direct', 'bare', 'gateway'];
     const baseProc = base;
-    const seq = (target: string, count: number) =>
-      l.call<number[]>('seq', { target, count, deadlineMs: PHASE_DEADLINE_MS }, PHASE_DEADLINE_MS + 10_000);
-    const conc = (target: string, count: number) =>
-      l.call<ConcResult>(
-        'conc',
-        { target, count, concurrency: CONCURRENCY, deadlineMs: PHASE_DEADLINE_MS },
-        PHASE_DEADLINE_MS + 10_000,
-      );
+    const { seq, conc } = loadPhases(l, CONCURRENCY, PHASE_DEADLINE_MS);
     /** Runs `phase` and returns its result with the CPU the given process spent meanwhile. */
     const withCpu = async <T>(proc: Remote<unknown>, phase: () => Promise<T>): Promise<[T, number]> => {
       const before = await proc.call<Cpu>('cpu');
@@ -197,20 +191,16 @@ export async function run(): Promise<BenchRow[]> {
         'ms',
         median(d),
       ),
-      {
-        name: 'gateway: ADDED median latency at concurrency 1 (baseline column = 1 ms target; ratio < 1 passes)',
-        value: Number((median(g) - median(d)).toFixed(3)),
-        unit: 'ms',
-        baseline: 1,
-        ratio: Number((median(g) - median(d)).toFixed(3)),
-      },
-      {
-        name: 'gateway: floor — ADDED median latency at concurrency 1 of a bare pass-through proxy (node:http + undici, bytes piped)',
-        value: Number((median(bt) - median(d)).toFixed(3)),
-        unit: 'ms',
-        baseline: 1,
-        ratio: Number((median(bt) - median(d)).toFixed(3)),
-      },
+      addedLatencyRow(
+        'gateway: ADDED median latency at concurrency 1 (baseline column = 1 ms target; ratio < 1 passes)',
+        median(g),
+        median(d),
+      ),
+      addedLatencyRow(
+        'gateway: floor — ADDED median latency at concurrency 1 of a bare pass-through proxy (node:http + undici, bytes piped)',
+        median(bt),
+        median(d),
+      ),
       benchRow('gateway: p99 latency at concurrency 1, through vs direct', quantile(g, 0.99), 'ms', quantile(d, 0.99)),
       benchRow(
         `gateway: throughput at ${CONCURRENCY} concurrent streams, through vs direct, upstream that costs nothing (worst case; the ≥ 0.5 target is measured against a real upstream in gateway-llama)`,
