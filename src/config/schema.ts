@@ -166,6 +166,24 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    files: Type.Object(
+      {
+        dir: Type.Optional(
+          Type.String({ minLength: 1, description: 'Folder of generated files; default `<data_dir>/files`.' }),
+        ),
+        ttl: Type.Integer({
+          minimum: 60,
+          default: 30 * 24 * 3600,
+          description: 'Seconds a generated file (image, agent artifact) stays at its URL; then 404 and deleted.',
+        }),
+        sweep_interval_seconds: Type.Integer({
+          minimum: 1,
+          default: 3600,
+          description: 'How often expired files are deleted.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     search: Type.Object(
       {
         default_engine: Type.String({

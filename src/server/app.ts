@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
+import { fileRoutes } from '../routes/files.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
 import { sendApiError } from './error-body.js';
@@ -110,5 +111,6 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     services,
   });
   await app.register(adminRoutes, { prefix: '/admin', services });
+  await app.register(fileRoutes, { files: services.files });
   return app;
 }

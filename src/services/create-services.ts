@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { EngineContext } from '../engines/chat/factory.js';
 import { CHAT_ENGINES } from '../engines/chat/registry.js';
+import { openFileStore } from '../files/open-file-store.js';
+import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
@@ -40,11 +42,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const engines = new EngineDirectory(deployments, context);
   const reader = createReaderService(readerOptions(config.reader, store));
   const search = await openSearchService(config);
+  const files = openFileStore(config);
+  const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
   return {
     config,
     reader,
     search,
+    files,
     store,
     keys,
     limiter,
@@ -53,7 +58,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
     async close() {
-      await Promise.all([engines.close(), reader.close(), search.close(), usage.flush()]);
+      stopSweeper();
+      await Promise.all([files.close(), engines.close(), reader.close(), search.close(), usage.flush()]);
       await store.close();
     },
   };

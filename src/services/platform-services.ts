@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import type { FileStore } from '../files/types.js';
 import type { Store } from '../stores/types.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
@@ -20,6 +21,8 @@ export interface PlatformServices {
   chat?: ChatService | undefined;
   tokenizer?: TokenizerService | undefined;
   reader: ReaderService;
+  /** Generated files (images, agent artifacts), served at `/files/{id}`. */
+  files: FileStore;
   search: SearchService;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;

@@ -1,0 +1,98 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isFileId, newFileId } from '../file-id.js';
+import { extensionFor, type FileStore, type PutFileOptions, type StoredFile } from '../types.js';
+
+export interface LocalFileStoreOptions {
+  dir: string;
+  /** Lifetime of a file when `put` names none. */
+  ttlMs: number;
+}
+
+/**
+ * Files in a local folder: `<dir>/<first two chars of id>/<id>` holds the bytes and `<id>.json`
+ * their metadata. Several processes on one machine may share the folder: a file is written under
+ * a temporary name and renamed, so a reader never sees half of it.
+ */
+export class LocalFileStore implements FileStore {
+  constructor(private readonly options: LocalFileStoreOptions) {}
+
+  private paths(id: string) {
+    const folder = path.join(this.options.dir, id.slice(0, 2));
+    return { folder, bytes: path.join(folder, id), meta: path.join(folder, `${id}.json`) };
+  }
+
+  async put(bytes: Uint8Array, options: PutFileOptions): Promise<StoredFile> {
+    const id = newFileId();
+    const now = Date.now();
+    const file: StoredFile = {
+      id,
+      contentType: options.contentType,
+      extension: extensionFor(options.contentType),
+      size: bytes.byteLength,
+      createdAt: now,
+      expiresAt: now + (options.ttlMs ?? this.options.ttlMs),
+    };
+    const p = this.paths(id);
+    await mkdir(p.folder, { recursive: true });
+    await writeFile(`${p.bytes}.tmp`, bytes);
+    await rename(`${p.bytes}.tmp`, p.bytes);
+    // The metadata goes last: a file is visible only once its bytes are complete.
+    await writeFile(`${p.meta}.tmp`, JSON.stringify(file));
+    await rename(`${p.meta}.tmp`, p.meta);
+    return file;
+  }
+
+  async get(id: string, now: number): Promise<{ file: StoredFile; bytes: Buffer } | undefined> {
+    if (!isFileId(id)) return undefined;
+    const p = this.paths(id);
+    const file = await readMeta(p.meta);
+    if (!file) return undefined;
+    if (file.expiresAt <= now) {
+      await this.remove(id);
+      return undefined;
+    }
+    const bytes = await readFile(p.bytes).catch(ifMissing(undefined));
+    return bytes ? { file, bytes } : undefined;
+  }
+
+  async sweep(now: number): Promise<number> {
+    let removed = 0;
+    const folders = await readdir(this.options.dir).catch(ifMissing([] as string[]));
+    for (const folder of folders) {
+      const names = await readdir(path.join(this.options.dir, folder)).catch(ifMissing([] as string[]));
+      for (const name of names) {
+        if (!name.endsWith('.json')) continue;
+        const id = name.slice(0, -'.json'.length);
+        const file = await readMeta(path.join(this.options.dir, folder, name));
+        if (file && file.expiresAt <= now) {
+          await this.remove(id);
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
+
+  private async remove(id: string): Promise<void> {
+    const p = this.paths(id);
+    // Metadata first, so that a file being removed is already invisible.
+    await rm(p.meta, { force: true });
+    await rm(p.bytes, { force: true });
+  }
+
+  async close(): Promise<void> {}
+}
+
+async function readMeta(file: string): Promise<StoredFile | undefined> {
+  const text = await readFile(file, 'utf8').catch(ifMissing(undefined));
+  return text === undefined ? undefined : (JSON.parse(text) as StoredFile);
+}
+
+/** A catch handler that turns "no such file" into a value and rethrows everything else. */
+function ifMissing<T>(value: T): (err: unknown) => T {
+  return (err) => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return value;
+    throw err;
+  };
+}

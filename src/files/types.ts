@@ -1,0 +1,46 @@
+/**
+ * The file-store seam (design.md §3): bytes in, an unguessable id out, served by `GET /files/{id}`
+ * until the file expires. Images and agent artifacts go through it. Every implementation passes
+ * test/contracts/file-store.contract.ts. Times are Unix milliseconds.
+ */
+
+export interface StoredFile {
+  /** At least 128 random bits, URL-safe: the id is the capability to read the file. */
+  id: string;
+  contentType: string;
+  /** File-name extension that matches the content type, without the dot (`png`, `pdf`). */
+  extension: string;
+  size: number;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface PutFileOptions {
+  contentType: string;
+  /** Lifetime from now; default the store's configured lifetime. */
+  ttlMs?: number;
+}
+
+export interface FileStore {
+  put(bytes: Uint8Array, options: PutFileOptions): Promise<StoredFile>;
+  /** The file and its bytes, or undefined when it does not exist or has expired at `now`. */
+  get(id: string, now: number): Promise<{ file: StoredFile; bytes: Buffer } | undefined>;
+  /** Deletes every file expired at `now`; returns how many. */
+  sweep(now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+  'text/markdown': 'md',
+  'application/json': 'json',
+};
+
+/** The extension served for a content type (its parameters, e.g. `; charset=UTF-8`, ignored). */
+export function extensionFor(contentType: string): string {
+  return EXTENSIONS[contentType.split(';')[0]!.trim().toLowerCase()] ?? 'bin';
+}

@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FileStore } from '../../src/files/types.js';
+
+export interface FileStoreFixture {
+  files: FileStore;
+  /** A second store on the same data, as another process would open it. */
+  reopen(): FileStore;
+  close(): Promise<void>;
+}
+
+const DAY = 24 * 3600 * 1000;
+
+/** The file-store seam's contract: every implementation runs this same suite. */
+export function runFileStoreContract(label: string, setup: () => Promise<FileStoreFixture>): void {
+  describe(`file store contract: ${label}`, () => {
+    let f: FileStoreFixture;
+    beforeEach(async () => {
+      f = await setup();
+    });
+    afterEach(async () => {
+      await f.close();
+    });
+
+    it('gives back the bytes and type it was given, under an id of at least 128 random bits', async () => {
+      const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
+      const file = await f.files.put(bytes, { contentType: 'image/png' });
+      expect(file.id).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+      expect(file).toMatchObject({ contentType: 'image/png', extension: 'png', size: 8 });
+      const got = await f.files.get(file.id, Date.now());
+      expect(got?.bytes.equals(bytes)).toBe(true);
+      expect(got?.file).toEqual(file);
+    });
+
+    it('never gives two files one id', async () => {
+      const ids = new Set<string>();
+      for (let i = 0; i < 50; i++) ids.add((await f.files.put(Buffer.from([i]), { contentType: 'text/plain' })).id);
+      expect(ids.size).toBe(50);
+    });
+
+    it('is seen by another store on the same data', async () => {
+      const file = await f.files.put(Buffer.from('héllo'), { contentType: 'text/plain; charset=UTF-8' });
+      const other = f.reopen();
+      expect((await other.get(file.id, Date.now()))?.bytes.toString()).toBe('héllo');
+      expect(file.extension).toBe('txt');
+    });
+
+    it('answers nothing for unknown, malformed and path-like ids', async () => {
+      for (const id of ['AAAAAAAAAAAAAAAAAAAAAAAAAAAA', '', '../../etc/passwd', 'a/b', '..', 'x'.repeat(500)]) {
+        expect(await f.files.get(id, Date.now())).toBeUndefined();
+      }
+    });
+
+    it('hides a file once it has expired, and the sweeper deletes it', async () => {
+      const now = Date.now();
+      const short = await f.files.put(Buffer.from('a'), { contentType: 'text/plain', ttlMs: 1000 });
+      const long = await f.files.put(Buffer.from('b'), { contentType: 'text/plain' });
+      expect(long.expiresAt - long.createdAt).toBe(30 * DAY);
+      expect(await f.files.get(short.id, now + 2000)).toBeUndefined();
+      const other = await f.files.put(Buffer.from('c'), { contentType: 'text/plain', ttlMs: 1000 });
+      expect(await f.files.sweep(now + 5000)).toBe(1);
+      expect(await f.files.get(other.id, now)).toBeUndefined();
+      expect((await f.files.get(long.id, now + 5000))?.bytes.toString()).toBe('b');
+      expect(await f.files.sweep(now + 31 * DAY)).toBe(1);
+      expect(await f.files.get(long.id, now)).toBeUndefined();
+    });
+  });
+}
