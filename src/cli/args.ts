@@ -27,8 +27,19 @@ export function parse(argv: string[], options: OptionSpec): ParsedArgs {
     });
     return { values: values as ParsedArgs['values'], positionals };
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(argsProblem(err as Error & { code?: string }));
   }
+}
+
+/** node:util's parse errors, said in a line that names the flag. */
+function argsProblem(err: Error & { code?: string }): string {
+  const flag = /'(-[^' ]+)/.exec(err.message)?.[1];
+  if (flag === undefined) return err.message;
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${flag}`;
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return /ambiguous|missing/.test(err.message) ? `${flag} needs a value` : `${flag}: ${err.message}`;
+  }
+  return err.message;
 }
 
 export function positiveInt(name: string, value: string | undefined): number | undefined {

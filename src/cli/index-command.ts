@@ -5,12 +5,26 @@ import { createServices } from '../services/create-services.js';
 import { crawl, readDocument } from '../services/search/crawler.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
+import { type CommandHelp, commandHelp } from './help.js';
 
-export const INDEX_USAGE = `  gen-platform index add URL... [--collection C]
-  gen-platform index crawl URL [--max-pages N] [--depth D] [--collection C]
-  gen-platform index import FILE.jsonl [--collection C]     lines {url, title, content, published, site}
-  gen-platform index remove URL... [--collection C]
-  gen-platform index stats`;
+export const INDEX_HELP: CommandHelp = {
+  command: 'index',
+  group: 'Web search index',
+  summary: 'fill the index that web search (`search-prime`) answers from',
+  usage: [
+    'index add URL... [--collection C]',
+    'index crawl URL [--max-pages N] [--depth D] [--collection C]',
+    'index import FILE.jsonl [--collection C]',
+    'index remove URL... [--collection C]',
+    'index stats',
+  ],
+  options: [
+    ['--collection C', 'the collection the pages go to (default: the default collection)'],
+    ['--max-pages N', 'crawl: pages to fetch at most'],
+    ['--depth D', 'crawl: links to follow from the start page'],
+    ['FILE.jsonl', 'one {url, title, content, published, site} object a line'],
+  ],
+};
 
 const USER_AGENT = 'gen-platform-indexer/0.1 (+https://github.com/)';
 
@@ -21,10 +35,11 @@ export async function indexCommand(argv: string[], env: CliEnv): Promise<number>
     depth: { type: 'string' },
   });
   const [action, ...args] = positionals;
-  if (values['help'] || !action) {
-    env.out(`Usage:\n${INDEX_USAGE}`);
-    return values['help'] ? 0 : 2;
+  if (values['help']) {
+    env.out(commandHelp(INDEX_HELP));
+    return 0;
   }
+  if (!action) throw new UsageError('index needs an action: add, crawl, import, remove or stats');
   const collection = values['collection'] as string | undefined;
   const { config, file } = loadConfig({
     file: values['config'] as string | undefined,

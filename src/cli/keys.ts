@@ -4,12 +4,27 @@ import { closeServices, createServices } from '../services/create-services.js';
 import type { Endpoint } from '../stores/types.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
+import { type CommandHelp, commandHelp } from './help.js';
 
-export const KEYS_USAGE = `Usage:
-  gen-platform keys create --name NAME [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]
-  gen-platform keys list
-  gen-platform keys revoke ID
-Every command takes --data DIR and --config FILE (or GEN_PLATFORM_DATA / GEN_PLATFORM_CONFIG).`;
+export const KEYS_HELP: CommandHelp = {
+  command: 'keys',
+  group: 'API keys',
+  summary: 'create, list and revoke the API keys clients send as `Authorization: Bearer KEY`',
+  usage: [
+    'keys create --name NAME [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]',
+    'keys list',
+    'keys revoke ID',
+  ],
+  options: [
+    ['--name NAME', 'what the key is for (shown by `keys list`)'],
+    ['--endpoints LIST', 'general and/or coding: the bases the key may call (default general)'],
+    ['--concurrent N', 'requests at once for this key (default: limits.concurrent)'],
+    ['--rpm N', 'requests per minute for this key'],
+    ['--window N/Hh', 'N requests per H hours; repeat for several windows'],
+    ['ID', 'the part of the key before the dot'],
+  ],
+};
+export const KEYS_USAGE = commandHelp(KEYS_HELP);
 
 function parseEndpoints(value: string | undefined): Endpoint[] | undefined {
   if (value === undefined) return undefined;
@@ -47,10 +62,11 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
     window: { type: 'string', multiple: true },
   });
   const [action, ...rest] = positionals;
-  if (values.help || !action) {
+  if (values.help) {
     env.out(KEYS_USAGE);
-    return values.help ? 0 : 2;
+    return 0;
   }
+  if (!action) throw new UsageError('keys needs an action: create, list or revoke');
   const { config } = loadConfig({
     file: values.config as string | undefined,
     cwd: env.cwd,
@@ -94,7 +110,7 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
         return 0;
       }
       default:
-        throw new UsageError(`unknown keys action "${action}"\n${KEYS_USAGE}`);
+        throw new UsageError(`unknown keys action "${action}"`);
     }
   } finally {
     await closeServices(services);

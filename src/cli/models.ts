@@ -3,17 +3,27 @@ import { loadConfig } from '../config/load.js';
 import { createServices } from '../services/create-services.js';
 import { parse, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
+import { type CommandHelp, commandHelp } from './help.js';
 
-export const MODELS_USAGE = `  gen-platform models list
-  gen-platform models pull [MODEL_CODE...]    download what the deployments need (default: all)`;
+export const MODELS_HELP: CommandHelp = {
+  command: 'models',
+  group: 'Models',
+  summary: 'the model codes this server serves, and their downloads ahead of time',
+  usage: ['models list', 'models pull [MODEL_CODE...]'],
+  options: [
+    ['list', "the model codes served (GET /paas/v4/models adds each one's state)"],
+    ['pull', 'download what the deployments of these codes need (default: all), with progress'],
+  ],
+};
 
 export async function modelsCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {});
   const [action, ...codes] = positionals;
-  if (values['help'] || !action) {
-    env.out(`Usage:\n${MODELS_USAGE}`);
-    return values['help'] ? 0 : 2;
+  if (values['help']) {
+    env.out(commandHelp(MODELS_HELP));
+    return 0;
   }
+  if (!action) throw new UsageError('models needs an action: list or pull');
   const { config, file } = loadConfig({
     file: values['config'] as string | undefined,
     cwd: env.cwd,

@@ -5,14 +5,24 @@ import { buildApp } from '../server/app.js';
 import { closeServices, createServices } from '../services/create-services.js';
 import { parse, positiveInt } from './args.js';
 import type { CliEnv } from './cli-env.js';
+import { type CommandHelp, commandHelp } from './help.js';
 
-export const SERVE_USAGE = 'Usage: gen-platform serve [--port N] [--host H] [--config FILE] [--data DIR]';
+export const SERVE_HELP: CommandHelp = {
+  command: 'serve',
+  group: 'Serve the API',
+  summary: 'serve the API (`npm start`); remote models download in the background',
+  usage: ['serve [--port N] [--host H] [--config FILE] [--data DIR]'],
+  options: [
+    ['--port N', 'port to listen on (or PORT; default 8080)'],
+    ['--host H', 'address to listen on (or HOST; default 127.0.0.1)'],
+  ],
+};
 
 /** Serves until SIGINT/SIGTERM; resolves with the exit code. */
 export async function serveCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values } = parse(argv, { port: { type: 'string' }, host: { type: 'string' } });
   if (values.help) {
-    env.out(SERVE_USAGE);
+    env.out(commandHelp(SERVE_HELP));
     return 0;
   }
   const { config, file } = loadConfig({
@@ -27,6 +37,9 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
   });
   const logger = pino({ level: config.log.level });
   const services = await createServices(config, { log: logger, configDir: file ? path.dirname(file) : env.cwd });
+  // Start-up checks of local model files, then the downloads in the background (embedded.preload).
+  const terminal = process.stderr.isTTY ? (text: string) => process.stderr.write(text) : undefined;
+  await services.engines?.warmUp({ download: config.embedded.preload, ...(terminal ? { terminal } : {}) });
   const adminKey = await services.keys.ensureAdminKey();
   if (adminKey) {
     env.out('Created the admin key for /admin (shown only this once; set GEN_PLATFORM_ADMIN_KEY to use your own):');

@@ -131,6 +131,11 @@ export const ConfigSchema = Type.Object(
           default: 2,
           description: 'Requests the default model serves at once.',
         }),
+        preload: Type.Boolean({
+          default: true,
+          description:
+            '`serve` downloads every remote model the deployments need (this default one included) in the background as soon as it starts; `false`: each downloads on its first call.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -1,6 +1,7 @@
 import { agentConversation, agents } from './agents.js';
 import { chatCompletions } from './chat.js';
 import { asyncImageGenerations, asyncResult, imageGenerations } from './images.js';
+import { models, modelsV1 } from './models.js';
 import type { Operation } from './operation.js';
 import { reader } from './reader.js';
 import { tokenizer } from './tokenizer.js';
@@ -16,4 +17,6 @@ export const ALL_OPERATIONS: readonly Operation<never>[] = [
   agentConversation,
   reader,
   webSearch,
+  models,
+  modelsV1,
 ] as Operation<never>[];

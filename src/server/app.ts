@@ -7,6 +7,7 @@ import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { fileRoutes } from '../routes/files.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
+import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from './docs-page.js';
 import { sendApiError } from './error-body.js';
 import { installErrorHandlers } from './error-handler.js';
 import { newPlatformId } from './ids.js';
@@ -72,15 +73,15 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'gen-platform: Model Platform HTTP API',
-        version: '1.0.0',
+        title: API_TITLE,
+        version: SPEC_VERSION,
         description:
           'Tokenizer, chat completions, images, agents, reader and web search. The coding endpoint `/coding/paas/v4` mirrors `/paas/v4`; `/paas/v4/v1/agents...` are aliases of `/v1/agents...`.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, DOCS_PAGE);
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

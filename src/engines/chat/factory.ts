@@ -15,6 +15,23 @@ export interface EngineContext {
   };
 }
 
+/**
+ * A model file a deployment needs on disk before it can open, as its engine declares it: the server
+ * checks it at start-up and downloads it in the background without knowing which engine it serves.
+ */
+export interface ModelSource {
+  /** Equal for deployments that need the same file, so that they share one download. */
+  readonly id: string;
+  /** What the configuration names: a path, `hf:user/repo:quant`, or a URL. */
+  readonly reference: string;
+  /** Whether `fetch` downloads it (a remote reference) rather than expecting it on disk. */
+  readonly remote: boolean;
+  /** Undefined when the file is on disk and usable; otherwise why not (not downloaded, missing, not a valid model). */
+  check(): Promise<string | undefined>;
+  /** Downloads the file (remote sources only), reporting bytes as they arrive. */
+  fetch(onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<void>;
+}
+
 /** A kind of chat engine: the schema of its deployment options and how to start one. */
 export interface ChatEngineFactory {
   readonly schema: TSchema;
@@ -22,12 +39,15 @@ export interface ChatEngineFactory {
   create(options: unknown, context: EngineContext): Promise<ChatEngine>;
   /** Fetches what the deployment needs ahead of time (`gen-platform models pull`), if anything. */
   prepare?(options: unknown, context: EngineContext): Promise<string | undefined>;
+  /** The model file the deployment opens, for engines that open one (none for upstream servers). */
+  source?(options: unknown, context: EngineContext): ModelSource | undefined;
 }
 
 export function defineChatEngine<S extends TSchema>(definition: {
   schema: S;
   create(options: Static<S>, context: EngineContext): Promise<ChatEngine>;
   prepare?(options: Static<S>, context: EngineContext): Promise<string | undefined>;
+  source?(options: Static<S>, context: EngineContext): ModelSource | undefined;
 }): ChatEngineFactory {
   return definition as unknown as ChatEngineFactory;
 }

@@ -6,6 +6,8 @@ import type { ChatEngineFactory, EngineContext } from '../../engines/chat/factor
 import { createDeploymentPool } from '../../engines/chat/pool.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
 import { CHAT_MODEL_CODES, TOKENIZER_MODEL_CODES } from '../../models/catalogue.js';
+import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
+import { furthestBehind, type ModelState } from '../models/model-state.js';
 
 interface Deployment {
   factory: ChatEngineFactory;
@@ -82,11 +84,45 @@ export function engineContext(
 export class EngineDirectory {
   private readonly engines = new Map<string, Promise<ChatEngine>>();
   private readonly pools = new Map<string, Promise<ChatEngine>>();
+  /** Identities of the deployments whose engine has opened. */
+  private readonly opened = new Set<string>();
+  /** Deployment identity → id of the model file it opens (see ModelDownloads). */
+  private readonly sources = new Map<string, string>();
+  private readonly downloads: ModelDownloads;
 
   constructor(
     private readonly deployments: Map<string, Deployment[]>,
     private readonly context: EngineContext,
-  ) {}
+    downloads?: ModelDownloads,
+  ) {
+    this.downloads = downloads ?? new ModelDownloads(context.log);
+    for (const [code, list] of deployments) {
+      for (const d of list) {
+        const source = d.factory.source?.(d.options, context);
+        if (!source) continue;
+        this.sources.set(d.identity, source.id);
+        this.downloads.add(source, code);
+      }
+    }
+  }
+
+  /** Start-up: reports model files that cannot be served and, unless lazy, downloads the missing ones. */
+  warmUp(options: StartOptions): Promise<void> {
+    return this.downloads.start(options);
+  }
+
+  /** Where each served model stands: opened, on disk, downloading or failed. */
+  state(code: string): ModelState | undefined {
+    const list = this.deployments.get(code);
+    if (!list) return undefined;
+    return furthestBehind(
+      list.map((d): ModelState => {
+        const source = this.sources.get(d.identity);
+        if (this.opened.has(d.identity) || source === undefined) return { state: 'ready' };
+        return this.downloads.state(source);
+      }),
+    );
+  }
 
   has(code: string): boolean {
     return this.deployments.has(code);
@@ -99,6 +135,12 @@ export class EngineDirectory {
   get(code: string): Promise<ChatEngine> | undefined {
     const list = this.deployments.get(code);
     if (!list) return undefined;
+    for (const d of list) {
+      const source = this.sources.get(d.identity);
+      const blocker = source === undefined ? undefined : this.downloads.blocker(source, code);
+      // A second download of a file on its way would race the first one for the same path.
+      if (blocker) return Promise.reject(blocker);
+    }
     if (list.length === 1) return this.engine(list[0]!);
     const key = list.map((d) => d.identity).join('\n');
     return this.cached(this.pools, key, async () =>
@@ -122,12 +164,17 @@ export class EngineDirectory {
   }
 
   async close(): Promise<void> {
+    this.downloads.close();
     const all = await Promise.allSettled([...this.engines.values()]);
     await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
   }
 
   private engine(d: Deployment): Promise<ChatEngine> {
-    return this.cached(this.engines, d.identity, () => d.factory.create(d.options, this.context));
+    return this.cached(this.engines, d.identity, async () => {
+      const engine = await d.factory.create(d.options, this.context);
+      this.opened.add(d.identity);
+      return engine;
+    });
   }
 
   /** Shares one creation between concurrent callers; a failed one is forgotten so a later call retries. */

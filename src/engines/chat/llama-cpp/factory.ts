@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { resolveModelFile } from 'node-llama-cpp';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineChatEngine, type EngineContext } from '../factory.js';
 import { createLlamaCppEngine } from './engine.js';
+import { isRemote, llamaCppSource, resolveRemote } from './model-file.js';
 
 const LlamaCppDeployment = Type.Object(
   {
@@ -37,13 +37,10 @@ const LlamaCppDeployment = Type.Object(
   { additionalProperties: false },
 );
 
-const isRemote = (model: string) => /^(hf:|huggingface:|https?:\/\/)/.test(model);
-
 async function localModel(model: string, context: EngineContext, download: boolean): Promise<string> {
   if (!isRemote(model)) return path.resolve(context.configDir, model);
-  const modelsDir = context.modelsDir;
   try {
-    return await resolveModelFile(model, { directory: modelsDir, download: download ? 'auto' : false, cli: download });
+    return await resolveRemote(model, context, download ? { cli: true } : false);
   } catch (err) {
     throw new ApiError(
       1234,
@@ -71,4 +68,5 @@ export const llamaCppFactory = defineChatEngine({
   async prepare(o, context) {
     return isRemote(o.model) ? localModel(o.model, context, true) : undefined;
   },
+  source: (o, context) => llamaCppSource(o.model, context),
 });

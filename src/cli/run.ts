@@ -1,0 +1,55 @@
+import { ConfigError } from '../config/load.js';
+import { ApiError } from '../errors/api-error.js';
+import { UsageError } from './args.js';
+import type { CliEnv } from './cli-env.js';
+import { type CommandHelp, commandHelp, overviewHelp } from './help.js';
+import { INDEX_HELP, indexCommand } from './index-command.js';
+import { KEYS_HELP, keysCommand } from './keys.js';
+import { MODELS_HELP, modelsCommand } from './models.js';
+import { SERVE_HELP, serveCommand } from './serve.js';
+
+type Command = (argv: string[], env: CliEnv) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; help: CommandHelp }> = {
+  serve: { run: serveCommand, help: SERVE_HELP },
+  keys: { run: keysCommand, help: KEYS_HELP },
+  models: { run: modelsCommand, help: MODELS_HELP },
+  index: { run: indexCommand, help: INDEX_HELP },
+};
+
+const USAGE = overviewHelp(Object.values(COMMANDS).map((c) => c.help));
+
+/** Exit codes (documented in the help and the README): 0 done, 1 failed, 2 usage or configuration error. */
+export async function runCli(argv: string[], env: CliEnv): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    if (command === undefined) {
+      env.err(USAGE);
+      return 2;
+    }
+    env.out(USAGE);
+    return 0;
+  }
+  const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!entry) {
+    env.err(`gen-platform: unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await entry.run(rest, env);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      env.err(`gen-platform ${command}: ${err.message}\n\n${commandHelp(entry.help)}`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
+      env.err(`gen-platform: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof ApiError) {
+      env.err(`gen-platform: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { resolveModelFile } from 'node-llama-cpp';
+import type { EngineContext, ModelSource } from '../factory.js';
+import { checkGguf } from './gguf-check.js';
+
+export const isRemote = (model: string): boolean => /^(hf:|huggingface:|https?:\/\/)/.test(model);
+
+/**
+ * The file name a plain URL is stored under. node-llama-cpp derives names for `hf:` references
+ * itself, but finds an already downloaded URL again only when told the name.
+ */
+export function urlFileName(model: string): string | undefined {
+  if (!/^https?:\/\//.test(model)) return undefined;
+  const name = decodeURIComponent(new URL(model).pathname.split('/').pop() ?? '');
+  return name === '' ? undefined : name;
+}
+
+/** Where a reference lives on disk, downloading it first when `download` says so. */
+export function resolveRemote(
+  model: string,
+  context: EngineContext,
+  download:
+    | { cli: boolean; onProgress?: (s: { downloadedSize: number; totalSize: number }) => void; signal?: AbortSignal }
+    | false,
+): Promise<string> {
+  const fileName = urlFileName(model);
+  return resolveModelFile(model, {
+    directory: context.modelsDir,
+    ...(fileName === undefined ? {} : { fileName }),
+    ...(download === false
+      ? { download: false, cli: false }
+      : {
+          download: 'auto',
+          cli: download.cli,
+          ...(download.onProgress ? { onProgress: download.onProgress } : {}),
+          ...(download.signal ? { signal: download.signal } : {}),
+        }),
+  });
+}
+
+/** The GGUF a llama-cpp deployment opens: a local path checked at start-up, or a reference to download. */
+export function llamaCppSource(model: string, context: EngineContext): ModelSource {
+  if (!isRemote(model)) {
+    const file = path.resolve(context.configDir, model);
+    return {
+      id: file,
+      reference: file,
+      remote: false,
+      async check() {
+        try {
+          await checkGguf(file);
+          return undefined;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      },
+      fetch: () => Promise.reject(new Error(`${file} is a local file: there is nothing to download`)),
+    };
+  }
+  return {
+    id: `${context.modelsDir}\n${model}`,
+    reference: model,
+    remote: true,
+    async check() {
+      try {
+        await resolveRemote(model, context, false);
+        return undefined;
+      } catch (err) {
+        return `not downloaded yet (${(err as Error).message})`;
+      }
+    },
+    async fetch(onProgress, signal) {
+      await resolveRemote(model, context, {
+        cli: false,
+        onProgress: (s) => onProgress(s.downloadedSize, s.totalSize),
+        signal,
+      });
+    },
+  };
+}

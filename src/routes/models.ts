@@ -1,0 +1,20 @@
+import { listModels } from '../services/models/model-list.js';
+import { defineOperation, type Operation } from './operation.js';
+
+/** OpenAI-ecosystem tools (Open WebUI, LibreChat, Continue...) call `GET {base}/models` first. */
+const modelsOn = (base: Operation['base'], id: string) =>
+  defineOperation({
+    id,
+    method: 'GET',
+    path: '/models',
+    base,
+    summary:
+      'The chat and image models this server serves, each with its state (ready, downloading, failed, not_loaded)',
+    async handle({ services }) {
+      return { object: 'list', data: listModels(services.engines, services.config) };
+    },
+  });
+
+export const models = modelsOn('paas', 'models.list');
+/** The same list at `/v1/models`, where clients configured with an OpenAI-style `/v1` base look. */
+export const modelsV1 = modelsOn('agents', 'models.list.v1');

@@ -1,0 +1,175 @@
+import type { EngineContext, ModelSource } from '../../engines/chat/factory.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { ModelState } from './model-state.js';
+
+export interface RetryPolicy {
+  /** Wait after the first failure; doubled after each further one, up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface StartOptions {
+  /** Download the remote models now (`embedded.preload`); otherwise they download on first use. */
+  download: boolean;
+  /** Writes a progress line in place, when the server runs on a terminal. */
+  terminal?: (text: string) => void;
+}
+
+interface Entry {
+  source: ModelSource;
+  codes: string[];
+  status: 'unchecked' | 'present' | 'downloading' | 'failed';
+  /** 0–100, while downloading. */
+  progress: number;
+  bytesPerMs: number;
+  remainingBytes: number;
+  error: string;
+  retryAt: number;
+  failures: number;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 5_000, maxDelayMs: 5 * 60_000 };
+
+function codeList(codes: string[]): string {
+  return codes.length <= 3 ? codes.join(', ') : `${codes.slice(0, 3).join(', ')} and ${codes.length - 3} more`;
+}
+
+/**
+ * The model files the deployments need: checked at start-up, downloaded in the background, and
+ * retried with backoff after a failure, so that a network outage is never remembered for good.
+ */
+export class ModelDownloads {
+  private readonly entries = new Map<string, Entry>();
+  private readonly stopping = new AbortController();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private terminal: ((text: string) => void) | undefined;
+
+  constructor(
+    private readonly log: EngineContext['log'],
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+  ) {}
+
+  add(source: ModelSource, code: string): void {
+    const entry = this.entries.get(source.id);
+    if (entry) {
+      if (!entry.codes.includes(code)) entry.codes.push(code);
+      return;
+    }
+    this.entries.set(source.id, {
+      source,
+      codes: [code],
+      status: 'unchecked',
+      progress: 0,
+      bytesPerMs: 0,
+      remainingBytes: 0,
+      error: '',
+      retryAt: 0,
+      failures: 0,
+    });
+  }
+
+  /** Checks every file once; warns about local ones that cannot be served; starts the downloads. */
+  async start(options: StartOptions): Promise<void> {
+    this.terminal = options.terminal;
+    await Promise.all(
+      [...this.entries.values()].map(async (e) => {
+        const problem = await e.source.check();
+        if (problem === undefined) {
+          e.status = 'present';
+        } else if (!e.source.remote) {
+          e.status = 'failed';
+          e.error = problem;
+          this.log.warn(
+            { models: e.codes, path: e.source.reference },
+            `Model ${codeList(e.codes)}: ${problem}. Calls to it will fail until the file is fixed; the rest of the server runs.`,
+          );
+        } else if (options.download) {
+          void this.download(e);
+        }
+      }),
+    );
+  }
+
+  state(id: string): ModelState {
+    const e = this.entries.get(id);
+    if (!e) return { state: 'not_loaded' };
+    if (e.status === 'downloading') return { state: 'downloading', progress: e.progress };
+    if (e.status === 'failed') return { state: 'failed', error: e.error };
+    return { state: 'not_loaded' };
+  }
+
+  /** Why a call to this model must wait (503 1305 with Retry-After), or undefined when it may go ahead. */
+  blocker(id: string, code: string): ApiError | undefined {
+    const e = this.entries.get(id);
+    if (e?.status === 'downloading') {
+      const eta = e.bytesPerMs > 0 ? e.remainingBytes / e.bytesPerMs / 1000 : 10;
+      return new ApiError(
+        1305,
+        `Model ${code} is still downloading (${e.progress}% done); retry later or watch its state at GET /paas/v4/models`,
+        { retryAfter: Math.min(60, Math.max(1, Math.ceil(eta))) },
+      );
+    }
+    if (e?.status === 'failed' && e.source.remote) {
+      const wait = Math.max(1, Math.ceil((e.retryAt - Date.now()) / 1000));
+      return new ApiError(
+        1305,
+        `Model ${code} is not downloaded yet: ${e.error}; the download is retried in ${wait} s`,
+        {
+          retryAfter: wait,
+        },
+      );
+    }
+    return undefined;
+  }
+
+  close(): void {
+    this.stopping.abort();
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private async download(e: Entry): Promise<void> {
+    const { reference } = e.source;
+    e.status = 'downloading';
+    e.progress = 0;
+    e.bytesPerMs = 0;
+    const started = Date.now();
+    let logged = -1;
+    this.log.info(`Downloading model ${reference} for ${codeList(e.codes)}`);
+    try {
+      await e.source.fetch((done, total) => {
+        e.progress = total > 0 ? Math.min(100, Math.floor((done * 100) / total)) : 0;
+        e.remainingBytes = Math.max(0, total - done);
+        e.bytesPerMs = done / Math.max(1, Date.now() - started);
+        const step = Math.floor(e.progress / 10) * 10;
+        if (step > logged) {
+          logged = step;
+          this.log.info(`Downloading model ${reference}: ${e.progress}%`);
+        }
+        this.terminal?.(`\rDownloading ${reference}: ${e.progress}%   `);
+      }, this.stopping.signal);
+      e.status = 'present';
+      e.failures = 0;
+      this.terminal?.('\n');
+      this.log.info(`Downloaded model ${reference}`);
+    } catch (err) {
+      if (this.stopping.signal.aborted) return;
+      e.failures += 1;
+      const delay = Math.min(this.retry.maxDelayMs, this.retry.firstDelayMs * 2 ** (e.failures - 1));
+      e.status = 'failed';
+      e.error = err instanceof Error ? err.message : String(err);
+      e.retryAt = Date.now() + delay;
+      this.terminal?.('\n');
+      this.log.warn(
+        { err, model: reference, attempt: e.failures },
+        `Download of model ${reference} failed: ${e.error}; retrying in ${Math.ceil(delay / 1000)} s`,
+      );
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.download(e);
+      }, delay);
+      timer.unref();
+      this.timers.add(timer);
+    }
+  }
+}
