@@ -13,6 +13,8 @@ export interface StartOptions {
   download: boolean;
   /** Writes a progress line in place, when the server runs on a terminal. */
   terminal?: (text: string) => void;
+  /** After a failed download; default 5 s, doubling up to 5 min. */
+  retry?: RetryPolicy;
 }
 
 interface Entry {
@@ -43,11 +45,9 @@ export class ModelDownloads {
   private readonly stopping = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
   private terminal: ((text: string) => void) | undefined;
+  private retry = DEFAULT_RETRY;
 
-  constructor(
-    private readonly log: EngineContext['log'],
-    private readonly retry: RetryPolicy = DEFAULT_RETRY,
-  ) {}
+  constructor(private readonly log: EngineContext['log']) {}
 
   add(source: ModelSource, code: string): void {
     const entry = this.entries.get(source.id);
@@ -71,6 +71,7 @@ export class ModelDownloads {
   /** Checks every file once; warns about local ones that cannot be served; starts the downloads. */
   async start(options: StartOptions): Promise<void> {
     this.terminal = options.terminal;
+    this.retry = options.retry ?? DEFAULT_RETRY;
     await Promise.all(
       [...this.entries.values()].map(async (e) => {
         const problem = await e.source.check();
