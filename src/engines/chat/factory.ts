@@ -15,6 +15,9 @@ export interface EngineContext {
   };
 }
 
+/** Whether a model file can be opened: on disk and valid, not there (yet), or there but unusable. */
+export type ModelFileStatus = { status: 'usable' } | { status: 'missing' | 'invalid'; reason: string };
+
 /**
  * A model file a deployment needs on disk before it can open, as its engine declares it: the server
  * checks it at start-up and downloads it in the background without knowing which engine it serves.
@@ -26,8 +29,8 @@ export interface ModelSource {
   readonly reference: string;
   /** Whether `fetch` downloads it (a remote reference) rather than expecting it on disk. */
   readonly remote: boolean;
-  /** Undefined when the file is on disk and usable; otherwise why not (not downloaded, missing, not a valid model). */
-  check(): Promise<string | undefined>;
+  /** Reads the file's header, never the network. */
+  check(): Promise<ModelFileStatus>;
   /** Downloads the file (remote sources only), reporting bytes as they arrive. */
   fetch(onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<void>;
 }

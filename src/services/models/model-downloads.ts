@@ -20,7 +20,8 @@ export interface StartOptions {
 interface Entry {
   source: ModelSource;
   codes: string[];
-  status: 'unchecked' | 'present' | 'downloading' | 'failed';
+  /** `retrying`: a download failed and is tried again at `retryAt`; `unusable`: fixed only by hand. */
+  status: 'unchecked' | 'present' | 'downloading' | 'retrying' | 'unusable';
   /** 0–100, while downloading. */
   progress: number;
   bytesPerMs: number;
@@ -74,19 +75,10 @@ export class ModelDownloads {
     this.retry = options.retry ?? DEFAULT_RETRY;
     await Promise.all(
       [...this.entries.values()].map(async (e) => {
-        const problem = await e.source.check();
-        if (problem === undefined) {
-          e.status = 'present';
-        } else if (!e.source.remote) {
-          e.status = 'failed';
-          e.error = problem;
-          this.log.warn(
-            { models: e.codes, path: e.source.reference },
-            `Model ${codeList(e.codes)}: ${problem}. Calls to it will fail until the file is fixed; the rest of the server runs.`,
-          );
-        } else if (options.download) {
-          void this.download(e);
-        }
+        const file = await e.source.check();
+        if (file.status === 'usable') e.status = 'present';
+        else if (file.status === 'invalid' || !e.source.remote) this.unusable(e, file.reason);
+        else if (options.download) void this.download(e);
       }),
     );
   }
@@ -95,7 +87,7 @@ export class ModelDownloads {
     const e = this.entries.get(id);
     if (!e) return { state: 'not_loaded' };
     if (e.status === 'downloading') return { state: 'downloading', progress: e.progress };
-    if (e.status === 'failed') return { state: 'failed', error: e.error };
+    if (e.status === 'retrying' || e.status === 'unusable') return { state: 'failed', error: e.error };
     return { state: 'not_loaded' };
   }
 
@@ -110,7 +102,7 @@ export class ModelDownloads {
         { retryAfter: Math.min(60, Math.max(1, Math.ceil(eta))) },
       );
     }
-    if (e?.status === 'failed' && e.source.remote) {
+    if (e?.status === 'retrying') {
       const wait = Math.max(1, Math.ceil((e.retryAt - Date.now()) / 1000));
       return new ApiError(
         1305,
@@ -127,6 +119,16 @@ export class ModelDownloads {
     this.stopping.abort();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+  }
+
+  /** A file that no retry fixes (missing locally, or not a valid model): said once, by model and path. */
+  private unusable(e: Entry, reason: string): void {
+    e.status = 'unusable';
+    e.error = reason;
+    this.log.warn(
+      { models: e.codes, path: e.source.reference },
+      `Model ${codeList(e.codes)}: ${reason}. Calls to it will fail until the file is fixed; the rest of the server runs.`,
+    );
   }
 
   private async download(e: Entry): Promise<void> {
@@ -149,15 +151,19 @@ export class ModelDownloads {
         }
         this.terminal?.(`\rDownloading ${reference}: ${e.progress}%   `);
       }, this.stopping.signal);
-      e.status = 'present';
-      e.failures = 0;
       this.terminal?.('\n');
+      const file = await e.source.check();
+      if (file.status === 'missing') throw new Error(file.reason);
+      e.failures = 0;
+      if (file.status === 'invalid')
+        return this.unusable(e, `the downloaded file is not a usable model: ${file.reason}`);
+      e.status = 'present';
       this.log.info(`Downloaded model ${reference}`);
     } catch (err) {
       if (this.stopping.signal.aborted) return;
       e.failures += 1;
       const delay = Math.min(this.retry.maxDelayMs, this.retry.firstDelayMs * 2 ** (e.failures - 1));
-      e.status = 'failed';
+      e.status = 'retrying';
       e.error = err instanceof Error ? err.message : String(err);
       e.retryAt = Date.now() + delay;
       this.terminal?.('\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelSource } from '../../../src/engines/chat/factory.js';
+import type { ModelFileStatus, ModelSource } from '../../../src/engines/chat/factory.js';
 import { ModelDownloads } from '../../../src/services/models/model-downloads.js';
 import { furthestBehind } from '../../../src/services/models/model-state.js';
 
@@ -15,15 +15,18 @@ function captureLog() {
   };
 }
 
-/** A remote source whose first `failures` downloads fail. */
-function flakySource(failures: number) {
+/** A remote source whose first `failures` downloads fail; what arrives is a valid model unless `invalid`. */
+function flakySource(failures: number, invalid = false) {
   const calls: number[] = [];
   let present = false;
   const source: ModelSource = {
     id: 'remote',
     reference: 'https://models.example/tiny.gguf',
     remote: true,
-    check: async () => (present ? undefined : 'not downloaded yet'),
+    check: async (): Promise<ModelFileStatus> => {
+      if (!present) return { status: 'missing', reason: 'not downloaded yet' };
+      return invalid ? { status: 'invalid', reason: 'general.architecture is missing' } : { status: 'usable' };
+    },
     async fetch(onProgress) {
       calls.push(Date.now());
       if (calls.length <= failures) throw new Error(`connection reset (${calls.length})`);
@@ -78,6 +81,25 @@ describe('ModelDownloads', () => {
     downloads.close();
   });
 
+  it('reports a downloaded file that is not a usable model, without downloading it again', async () => {
+    const { log, lines } = captureLog();
+    const downloads = new ModelDownloads(log);
+    const { source, calls } = flakySource(0, true);
+    downloads.add(source, 'gen-4.6');
+    await downloads.start({ download: true, retry: { firstDelayMs: 10, maxDelayMs: 10 } });
+    await until(() => downloads.state('remote').state === 'failed');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toHaveLength(1);
+    expect(downloads.state('remote')).toEqual({
+      state: 'failed',
+      error: 'the downloaded file is not a usable model: general.architecture is missing',
+    });
+    expect(lines.find((l) => l.level === 'warn')?.message).toContain('gen-4.6');
+    // The engine's own error (1234) says what is wrong; waiting would not help.
+    expect(downloads.blocker('remote', 'gen-4.6')).toBeUndefined();
+    downloads.close();
+  });
+
   it('reports progress on the terminal when it has one', async () => {
     const out: string[] = [];
     const downloads = new ModelDownloads(captureLog().log);
@@ -106,7 +128,10 @@ describe('ModelDownloads', () => {
       id: '/models/missing.gguf',
       reference: '/models/missing.gguf',
       remote: false,
-      check: async () => '/models/missing.gguf: model file does not exist or is not readable',
+      check: async () => ({
+        status: 'missing',
+        reason: '/models/missing.gguf: model file does not exist or is not readable',
+      }),
       fetch: () => Promise.reject(new Error('local')),
     };
     downloads.add(local, 'gen-4.6');

@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { resolveModelFile } from 'node-llama-cpp';
-import type { EngineContext, ModelSource } from '../factory.js';
+import type { EngineContext, ModelFileStatus, ModelSource } from '../factory.js';
 import { checkGguf } from './gguf-check.js';
 
 export const isRemote = (model: string): boolean => /^(hf:|huggingface:|https?:\/\/)/.test(model);
@@ -38,6 +39,16 @@ export function resolveRemote(
   });
 }
 
+async function checkFile(file: string): Promise<ModelFileStatus> {
+  try {
+    await checkGguf(file);
+    return { status: 'usable' };
+  } catch (err) {
+    const reason = (err as Error).message;
+    return { status: existsSync(file) ? 'invalid' : 'missing', reason };
+  }
+}
+
 /** The GGUF a llama-cpp deployment opens: a local path checked at start-up, or a reference to download. */
 export function llamaCppSource(model: string, context: EngineContext): ModelSource {
   if (!isRemote(model)) {
@@ -46,14 +57,7 @@ export function llamaCppSource(model: string, context: EngineContext): ModelSour
       id: file,
       reference: file,
       remote: false,
-      async check() {
-        try {
-          await checkGguf(file);
-          return undefined;
-        } catch (err) {
-          return (err as Error).message;
-        }
-      },
+      check: () => checkFile(file),
       fetch: () => Promise.reject(new Error(`${file} is a local file: there is nothing to download`)),
     };
   }
@@ -62,12 +66,13 @@ export function llamaCppSource(model: string, context: EngineContext): ModelSour
     reference: model,
     remote: true,
     async check() {
+      let file: string;
       try {
-        await resolveRemote(model, context, false);
-        return undefined;
+        file = await resolveRemote(model, context, false);
       } catch (err) {
-        return `not downloaded yet (${(err as Error).message})`;
+        return { status: 'missing', reason: `not downloaded yet (${(err as Error).message})` };
       }
+      return checkFile(file);
     },
     async fetch(onProgress, signal) {
       await resolveRemote(model, context, {
