@@ -151,6 +151,8 @@ export class ModelDownloads {
         }
         this.terminal?.(`\rDownloading ${reference}: ${e.progress}%   `);
       }, this.stopping.signal);
+      // A download stopped by shutdown resolves too, with its partial file being removed.
+      if (this.stopping.signal.aborted) return;
       this.terminal?.('\n');
       const file = await e.source.check();
       if (file.status === 'missing') throw new Error(file.reason);

@@ -100,6 +100,28 @@ describe('ModelDownloads', () => {
     downloads.close();
   });
 
+  it('stops a download at shutdown without taking the partial file for a model', async () => {
+    const { log, lines } = captureLog();
+    const downloads = new ModelDownloads(log);
+    let checks = 0;
+    const source: ModelSource = {
+      id: 'slow',
+      reference: 'https://models.example/slow.gguf',
+      remote: true,
+      // Missing at start-up; any later look would find the partial file.
+      check: async () => (checks++ === 0 ? { status: 'missing', reason: 'not yet' } : { status: 'usable' }),
+      // node-llama-cpp's downloader resolves, rather than rejects, when its signal aborts.
+      fetch: (_progress, signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve())),
+    };
+    downloads.add(source, 'gen-4.6');
+    await downloads.start({ download: true });
+    await until(() => downloads.state('slow').state === 'downloading');
+    downloads.close();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(checks).toBe(1);
+    expect(lines.some((l) => l.message.startsWith('Downloaded'))).toBe(false);
+  });
+
   it('reports progress on the terminal when it has one', async () => {
     const out: string[] = [];
     const downloads = new ModelDownloads(captureLog().log);
