@@ -104,13 +104,8 @@ export class ModelDownloads {
     }
     if (e?.status === 'retrying') {
       const wait = Math.max(1, Math.ceil((e.retryAt - Date.now()) / 1000));
-      return new ApiError(
-        1305,
-        `Model ${code} is not downloaded yet: ${e.error}; the download is retried in ${wait} s`,
-        {
-          retryAfter: wait,
-        },
-      );
+      const message = `Model ${code} is not downloaded yet: ${e.error}; the download is retried in ${wait} s`;
+      return new ApiError(1305, message, { retryAfter: wait });
     }
     return undefined;
   }
@@ -137,7 +132,8 @@ export class ModelDownloads {
     e.progress = 0;
     e.bytesPerMs = 0;
     const started = Date.now();
-    let logged = -1;
+    let logged = 0;
+    let shown = -1;
     this.log.info(`Downloading model ${reference} for ${codeList(e.codes)}`);
     try {
       await e.source.fetch((done, total) => {
@@ -149,11 +145,14 @@ export class ModelDownloads {
           logged = step;
           this.log.info(`Downloading model ${reference}: ${e.progress}%`);
         }
-        this.terminal?.(`\rDownloading ${reference}: ${e.progress}%   `);
+        if (this.terminal && e.progress !== shown) {
+          shown = e.progress;
+          this.terminal(`\rDownloading ${reference}: ${e.progress}%   `);
+        }
       }, this.stopping.signal);
       // A download stopped by shutdown resolves too, with its partial file being removed.
       if (this.stopping.signal.aborted) return;
-      this.terminal?.('\n');
+      if (shown >= 0) this.terminal?.('\n');
       const file = await e.source.check();
       if (file.status === 'missing') throw new Error(file.reason);
       e.failures = 0;
@@ -168,7 +167,7 @@ export class ModelDownloads {
       e.status = 'retrying';
       e.error = err instanceof Error ? err.message : String(err);
       e.retryAt = Date.now() + delay;
-      this.terminal?.('\n');
+      if (shown >= 0) this.terminal?.('\n');
       this.log.warn(
         { err, model: reference, attempt: e.failures },
         `Download of model ${reference} failed: ${e.error}; retrying in ${Math.ceil(delay / 1000)} s`,
