@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/load.js';
-import { buildApp } from '../../src/server/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { closeServices, createServices } from '../../src/services/create-services.js';
 import type { PlatformServices } from '../../src/services/platform-services.js';
 

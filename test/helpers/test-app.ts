@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { buildApp } from '../../src/server/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { closeServices, createServices } from '../../src/services/create-services.js';
 import type { PlatformServices } from '../../src/services/platform-services.js';
 import type { Endpoint } from '../../src/stores/types.js';

@@ -3,8 +3,8 @@ import { ApiError } from '../errors/api-error.js';
 import type { Operation } from '../routes/operation.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { Endpoint } from '../stores/types.js';
-import { sendApiError } from './error-body.js';
-import { normalizeBody } from './normalize-body.js';
+import { sendApiError } from '../server/error-body.js';
+import { normalizeBody } from '../server/normalize-body.js';
 import { trackRequest } from './track-request.js';
 
 export interface ApiScopeOptions {

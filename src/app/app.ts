@@ -7,13 +7,13 @@ import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { fileRoutes } from '../routes/files.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
-import { sendApiError } from './error-body.js';
-import { installErrorHandlers } from './error-handler.js';
-import { newPlatformId } from './ids.js';
+import { sendApiError } from '../server/error-body.js';
+import { installErrorHandlers } from '../server/error-handler.js';
+import { newPlatformId } from '../server/ids.js';
 
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 
-import './request-state.js';
+import '../server/request-state.js';
 
 export interface BuildAppOptions {
   services: PlatformServices;
