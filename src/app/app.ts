@@ -5,11 +5,11 @@ import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { fileRoutes } from '../routes/files.js';
-import type { PlatformServices } from '../services/platform-services.js';
-import { apiScope } from './api-scope.js';
 import { sendApiError } from '../server/error-body.js';
 import { installErrorHandlers } from '../server/error-handler.js';
 import { newPlatformId } from '../server/ids.js';
+import type { PlatformServices } from '../services/platform-services.js';
+import { apiScope } from './api-scope.js';
 
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 
