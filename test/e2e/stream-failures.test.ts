@@ -125,3 +125,30 @@ describe('a stream whose upstream ends in other ways', () => {
     expect(records[0]!.status).toBe(res.status);
   });
 });
+
+describe('a JSON request', () => {
+  it('goes upstream as a JSON request and comes back as one completion', async () => {
+    reply = {
+      contentType: 'application/json',
+      pieces: [
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1,
+          model: 'fake',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Hello, world' }, finish_reason: 'stop' }],
+          usage: USAGE,
+        }),
+      ],
+    };
+    const res = await rawPost(base, '/paas/v4/chat/completions', t.key, { ...BODY, stream: false });
+    expect(upstream.requests.at(-1)!.body['stream']).toBe(false);
+    expect(upstream.requests.at(-1)!.headers['accept']).toBe('application/json');
+    expect(res.status).toBe(200);
+    const completion = JSON.parse(res.text) as { choices: { message: { content: string } }[]; usage: unknown };
+    expect(completion.choices[0]!.message.content).toBe('Hello, world');
+    expect(completion.usage).toMatchObject({ prompt_tokens: 7, completion_tokens: 3 });
+    await vi.waitFor(() => expect(records).toHaveLength(1));
+    expect(records[0]).toMatchObject({ status: 200, promptTokens: 7, completionTokens: 3 });
+  });
+});
