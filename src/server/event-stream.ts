@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 const HEADERS = {
   'content-type': 'text/event-stream;charset=UTF-8',
   'cache-control': 'no-cache',
-  connection: 'keep-alive',
+  // No `connection` header: Node's own answers the client's (keep-alive, or close when asked).
   // Proxies such as nginx buffer responses unless told not to, which would hold every chunk back.
   'x-accel-buffering': 'no',
 };

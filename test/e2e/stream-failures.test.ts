@@ -1,3 +1,4 @@
+import { Pool } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UsageRecord } from '../../src/stores/types.js';
 import { ReplayServer, type Reply } from '../engines/openai-compatible/replay-server.js';
@@ -63,6 +64,7 @@ const BODY = { model: 'gen-4.6', stream: true, messages: [{ role: 'user', conten
 async function streamed(usageKnown = false) {
   const res = await rawPost(base, '/paas/v4/chat/completions', t.key, BODY);
   expect(res.terminated, 'the chunked body ends with its zero-length chunk').toBe(true);
+  expect(res.headers['connection'], 'a client that asked to close is not kept alive').toBe('close');
   const chunks = streamOf(res, 'gen-4.6', { usageKnown });
   await vi.waitFor(() => expect(records).toHaveLength(1));
   return { res, chunks, record: records[0]! };
@@ -123,6 +125,31 @@ describe('a stream whose upstream ends in other ways', () => {
     expect(res.status).toBeGreaterThanOrEqual(500);
     await vi.waitFor(() => expect(records).toHaveLength(1));
     expect(records[0]!.status).toBe(res.status);
+  });
+});
+
+describe('the connection of a stream', () => {
+  it('stays open for a keep-alive client: two streams over one socket', async () => {
+    reply = { pieces: [...HELLO, chunk({ content: 'ld' }, 'stop'), chunk({}, null, USAGE), 'data: [DONE]\n\n'] };
+    const pool = new Pool(base, { connections: 1 });
+    try {
+      let sockets = 0;
+      pool.on('connect', () => sockets++);
+      for (let i = 0; i < 2; i++) {
+        const res = await pool.request({
+          path: '/paas/v4/chat/completions',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` },
+          body: JSON.stringify(BODY),
+        });
+        expect(res.headers['connection']).toBe('keep-alive');
+        expect(await res.body.text()).toMatch(/data: \[DONE\]\n\n$/);
+      }
+      expect(sockets).toBe(1);
+      await vi.waitFor(() => expect(records).toHaveLength(2));
+    } finally {
+      await pool.close();
+    }
   });
 });
 
