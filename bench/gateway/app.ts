@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config/load.js';
-import { buildApp } from '../../src/server/app.js';
 import { closeServices, createServices } from '../../src/services/create-services.js';
 import type { PlatformServices } from '../../src/services/platform-services.js';
 

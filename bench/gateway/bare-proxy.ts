@@ -42,7 +42,10 @@ const server = http.createServer((req, res) => {
   req.on('data', (chunk: Buffer) => parts.push(chunk));
   req.on('end', () => {
     const body = Buffer.concat(parts).toString('utf8');
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: req.headers.accept ?? 'application/json',
+    };
     if (req.headers.authorization) headers['authorization'] = req.headers.authorization;
     agent.dispatch({ origin, path: upstreamPath, method: 'POST', headers, body }, new Relay(res));
   });

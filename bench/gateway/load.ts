@@ -27,6 +27,8 @@ export interface ConcArgs extends SeqArgs {
 }
 export interface ConcResult {
   done: number;
+  /** Each request's latency, ms (at this concurrency: queueing included). */
+  latencies: number[];
   seconds: number;
   rate: number;
   /** Load generator CPU (user + system) per request, µs. */
@@ -36,48 +38,72 @@ export interface ConcResult {
 const DONE = 'data: [DONE]';
 const targets = new Map<string, { spec: TargetSpec; pool: Pool }>();
 
-async function once(name: string): Promise<void> {
+/** One request; resolves with the time its first body byte arrived (performance.now()). */
+async function once(name: string): Promise<number> {
   const target = targets.get(name);
   if (!target) throw new Error(`unknown target ${name}`);
   const { spec, pool } = target;
   const response = await pool.request({ path: spec.path, method: 'POST', headers: spec.headers, body: spec.body });
   let tail = '';
+  let firstByte = 0;
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    if (firstByte === 0) firstByte = performance.now();
     tail = (tail + chunk.toString('latin1')).slice(-64);
   }
   if (response.statusCode !== 200) throw new Error(`${name}: HTTP ${response.statusCode}: ${tail}`);
   if (spec.expect === 'sse' && !tail.trimEnd().endsWith(DONE)) throw new Error(`${name}: stream ended without [DONE]`);
+  return firstByte;
 }
 
-async function seq({ target, count, deadlineMs }: SeqArgs): Promise<number[]> {
+export interface SeqTimes {
+  /** First byte of the request sent to last byte of the reply read, ms. */
+  times: number[];
+  /** First byte of the request sent to first byte of the reply's body read, ms. */
+  firstBytes: number[];
+}
+
+async function seqTimes({ target, count, deadlineMs }: SeqArgs): Promise<SeqTimes> {
   const deadline = performance.now() + deadlineMs;
   const times: number[] = [];
+  const firstBytes: number[] = [];
   for (let i = 0; i < count && performance.now() < deadline; i++) {
     const start = performance.now();
-    await once(target);
+    const firstByte = await once(target);
     times.push(performance.now() - start);
+    firstBytes.push(firstByte - start);
   }
-  return times;
+  return { times, firstBytes };
 }
+
+const seq = async (args: SeqArgs): Promise<number[]> => (await seqTimes(args)).times;
 
 async function conc({ target, count, concurrency, deadlineMs }: ConcArgs): Promise<ConcResult> {
   const deadline = performance.now() + deadlineMs;
   let started = 0;
   let done = 0;
+  const latencies: number[] = [];
   const cpu = process.cpuUsage();
   const start = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (started < count && performance.now() < deadline) {
         started++;
+        const sent = performance.now();
         await once(target);
+        latencies.push(performance.now() - sent);
         done++;
       }
     }),
   );
   const seconds = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
-  return { done, seconds, rate: done / seconds, clientCpuMicros: (used.user + used.system) / Math.max(1, done) };
+  return {
+    done,
+    latencies,
+    seconds,
+    rate: done / seconds,
+    clientCpuMicros: (used.user + used.system) / Math.max(1, done),
+  };
 }
 
 serveParent(
@@ -90,6 +116,7 @@ serveParent(
       return null;
     },
     seq,
+    seqTimes,
     conc,
     stop: async () => {
       await Promise.all([...targets.values()].map((t) => t.pool.close()));

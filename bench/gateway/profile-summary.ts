@@ -112,7 +112,10 @@ const CATEGORIES: [string, (frame: CallFrame) => boolean][] = [
   ['SQLite: usage record INSERT', (f) => f.functionName === 'recordUsage' && f.url.includes('sqlite-store')],
   ['SQLite: key SELECT', (f) => f.functionName === 'getKey' && f.url.includes('sqlite-store')],
   ['auth (token split, sha256, compare)', (f) => f.url.includes('src/services/keys/')],
-  ['ids (newPlatformId: randomBytes + ISO stamp)', (f) => f.url.includes('src/server/ids.ts')],
+  [
+    'ids (newPlatformId: randomBytes + ISO stamp)',
+    (f) => f.url.includes('src/server/ids.ts') || f.url.includes('src/ids/'),
+  ],
   [
     'upstream SSE decode + JSON.parse + map to parts',
     (f) => /openai-compatible\/(sse-relay|sse-decoder|chunk-mapper|tool-calls)/.test(f.url),

@@ -1,7 +1,8 @@
 /**
  * Fake OpenAI-compatible upstream for the gateway benchmark: every POST to `/v1/chat/completions`
  * is answered at once with a fixed, vLLM-shaped stream of 10 content chunks, a finish chunk, a usage
- * chunk and `data: [DONE]`, each event written on its own as a real server would. Listens on
+ * chunk and `data: [DONE]`, each event written on its own as a real server would; a request with
+ * `"stream":false` gets the same reply as one JSON completion. Listens on
  * 127.0.0.1 only; reports its own CPU time so the benchmark can compare.
  */
 import http from 'node:http';
@@ -21,13 +22,30 @@ const EVENTS: string[] = [
   'data: [DONE]\n\n',
 ];
 
+const WHOLE = JSON.stringify({
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created: 1747393912,
+  model: 'fake',
+  choices: [{ index: 0, message: { role: 'assistant', content: WORDS.join('') }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 12, total_tokens: 12 + WORDS.length, completion_tokens: WORDS.length },
+});
+
 let requests = 0;
 const server = http.createServer((req, res) => {
-  req.resume();
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (chunk: string) => {
+    body += chunk;
+  });
   req.on('end', () => {
     requests++;
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    if (body.includes('"stream":false')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(WHOLE);
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });

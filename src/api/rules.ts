@@ -1,4 +1,4 @@
-import { ApiError, invalidField } from '../errors/api-error.js';
+import { invalidField } from '../errors/api-error.js';
 import { chatModel, imageModel } from '../models/catalogue.js';
 
 /**
@@ -65,8 +65,4 @@ export function checkImageSize(model: string, size: string | undefined): void {
   if (w * h > spec.maxPixels) {
     throw invalidField('size', `${size} has ${w * h} pixels; ${model} allows at most ${spec.maxPixels}`);
   }
-}
-
-export function checkUnknownModel(field: string, model: string): never {
-  throw new ApiError(1211, `Model not found: ${field} "${model}" is not served here`);
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pino } from 'pino';
+import { buildApp } from '../app/app.js';
 import { loadConfig } from '../config/load.js';
-import { buildApp } from '../server/app.js';
 import { closeServices, createServices } from '../services/create-services.js';
 import { parse, positiveInt } from './args.js';
 import type { CliEnv } from './cli-env.js';

@@ -15,10 +15,10 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
     checkMessageList(body.messages, { assistantNeedsContent: true });
     checkMaxTokens(body.model, body.max_tokens);
   },
-  async handle({ body, services, clientRequestId, signal, request, reply }) {
+  async handle({ body, services, identity, signal, request, reply }) {
     const chat = services.chat;
     if (!chat) throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
-    const run = await chat.start(body, clientRequestId, signal);
+    const run = await chat.start(body, identity, signal);
     const noteUsage = () => {
       request.usage.promptTokens = run.usage?.promptTokens ?? 0;
       request.usage.completionTokens = run.usage?.completionTokens ?? 0;

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ReplyIdentity } from '../api/reply-identity.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { KeyRecord } from '../stores/types.js';
 
@@ -9,6 +10,8 @@ export interface OperationContext<Body> {
   key: KeyRecord;
   /** The client's `request_id`, already claimed for this key, if it sent one. */
   clientRequestId: string | undefined;
+  /** The reply's `id`, `created` and `request_id`: the edge makes them, the handler puts them on the reply. */
+  identity: ReplyIdentity;
   services: PlatformServices;
   /** Aborted when the client goes away. */
   signal: AbortSignal;

@@ -1,5 +1,4 @@
 import { ReaderBody } from '../api/reader.js';
-import { newPlatformId, unixSeconds } from '../server/ids.js';
 import { defineOperation } from './operation.js';
 
 export const reader = defineOperation<ReaderBody>({
@@ -9,7 +8,7 @@ export const reader = defineOperation<ReaderBody>({
   base: 'paas',
   summary: 'Read a web page as markdown, text or HTML',
   body: ReaderBody,
-  async handle({ body, services, clientRequestId, signal, request }) {
+  async handle({ body, services, identity, signal, request }) {
     const { request_id: _requestId, user_id: _userId, ...options } = body;
     const result = await services.reader.read(options, signal);
     if (services.config.search.index_reader_pages) {
@@ -25,7 +24,12 @@ export const reader = defineOperation<ReaderBody>({
         ])
         .catch((err: unknown) => request.log.error({ err }, 'page read but not indexed'));
     }
-    const id = newPlatformId();
-    return { id, created: unixSeconds(), request_id: clientRequestId ?? id, model: 'reader', reader_result: result };
+    return {
+      id: identity.id,
+      created: identity.created,
+      request_id: identity.requestId,
+      model: 'reader',
+      reader_result: result,
+    };
   },
 });

@@ -13,9 +13,9 @@ export const tokenizer = defineOperation<TokenizerBody>({
   rules(body) {
     checkMessageList(body.messages, { assistantNeedsContent: false });
   },
-  async handle({ body, services, clientRequestId, request }) {
+  async handle({ body, services, identity, request }) {
     if (!services.tokenizer) throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
-    const reply = await services.tokenizer.count(body, clientRequestId);
+    const reply = await services.tokenizer.count(body, identity);
     request.usage.promptTokens = reply.usage.total_tokens;
     return reply;
   },

@@ -1,5 +1,4 @@
 import { WebSearchBody } from '../api/web-search.js';
-import { newPlatformId, unixSeconds } from '../server/ids.js';
 import { defineOperation } from './operation.js';
 
 export const webSearch = defineOperation<WebSearchBody>({
@@ -9,7 +8,7 @@ export const webSearch = defineOperation<WebSearchBody>({
   base: 'paas',
   summary: 'Search the web index',
   body: WebSearchBody,
-  async handle({ body, services, clientRequestId }) {
+  async handle({ body, services, identity }) {
     const results = await services.search.search({
       engine: body.search_engine,
       query: body.search_query,
@@ -17,7 +16,6 @@ export const webSearch = defineOperation<WebSearchBody>({
       domain: body.search_domain_filter,
       recency: body.search_recency_filter,
     });
-    const id = newPlatformId();
-    return { id, created: unixSeconds(), request_id: clientRequestId ?? id, search_result: results };
+    return { id: identity.id, created: identity.created, request_id: identity.requestId, search_result: results };
   },
 });

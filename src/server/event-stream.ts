@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 const HEADERS = {
   'content-type': 'text/event-stream;charset=UTF-8',
   'cache-control': 'no-cache',
-  connection: 'keep-alive',
+  // No `connection` header: Node's own answers the client's (keep-alive, or close when asked).
   // Proxies such as nginx buffer responses unless told not to, which would hold every chunk back.
   'x-accel-buffering': 'no',
 };
@@ -83,22 +83,14 @@ function flushLater(writer: CoalescingWriter): void {
   writer.flushed();
 }
 
-/** Events already serialised: each value is the JSON text of one event, written as it is. */
-export interface EncodedEvents extends AsyncIterable<string> {
-  readonly encoded: true;
-}
-
 /**
- * Sends `events` as server-sent events: each one `data: <json>` and a blank line, then
+ * Sends `events`, each the JSON text of one event, as server-sent events: each one `data: <json>`
+ * and a blank line, then
  * `data: [DONE]`. The first event is awaited before the 200 status is written, so a failure that
  * comes first is still answered as an ordinary JSON error. Honours backpressure; stops pulling
  * events when the client goes away.
  */
-export async function sendEventStream(
-  reply: FastifyReply,
-  events: AsyncIterable<unknown> | EncodedEvents,
-): Promise<void> {
-  const encoded = (events as Partial<EncodedEvents>).encoded === true;
+export async function sendEventStream(reply: FastifyReply, events: AsyncIterable<string>): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
   const first = await iterator.next();
   reply.hijack();
@@ -108,8 +100,7 @@ export async function sendEventStream(
   try {
     while (!next.done) {
       if (reply.raw.destroyed) return;
-      const json = encoded ? (next.value as string) : JSON.stringify(next.value);
-      if (!out.write(`data: ${json}\n\n`)) await out.drained();
+      if (!out.write(`data: ${next.value}\n\n`)) await out.drained();
       next = await iterator.next();
     }
     if (!reply.raw.destroyed) out.end('data: [DONE]\n\n');

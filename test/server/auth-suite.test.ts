@@ -30,7 +30,7 @@ interface Route {
   passCodes: readonly PassCode[];
 }
 
-/** Where each group of operations is mounted (src/server/app.ts): base, endpoint. */
+/** Where each group of operations is mounted (src/app/app.ts): base, endpoint. */
 const BASES: Record<Operation['base'], [string, Endpoint][]> = {
   paas: [
     ['/paas/v4', 'general'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newPlatformId, newToolCallId } from '../../src/server/ids.js';
+import { newToolCallId } from '../../src/ids/tool-call-id.js';
+import { newPlatformId } from '../../src/server/ids.js';
 
 describe('ids', () => {
   it('are the UTC time and 16 hex characters, 30 in all', () => {

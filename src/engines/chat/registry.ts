@@ -7,3 +7,6 @@ export const CHAT_ENGINES: Readonly<Record<string, ChatEngineFactory>> = {
   'llama-cpp': llamaCppFactory,
   'openai-compatible': openAICompatibleFactory,
 };
+
+/** The engine of the embedded default deployment (`embedded.default_model`). */
+export const EMBEDDED_ENGINE = 'llama-cpp';

@@ -60,6 +60,11 @@ export interface ChatRequest {
   responseFormat: 'text' | 'json_object';
   /** Whether the model should think before answering (ignored by engines without the capability). */
   thinking: boolean;
+  /**
+   * `false` when the client takes the reply whole: an engine may then fetch it whole too (one JSON
+   * body instead of a stream to parse). The parts yielded are the same either way. Default true.
+   */
+  stream?: boolean;
 }
 
 export type FinishReason =

@@ -1,10 +1,9 @@
 import type { ChatCompletionBody } from '../../api/chat.js';
+import type { ReplyIdentity } from '../../api/reply-identity.js';
 import type { ChatEngine, ChatStreamPart, ChatUsage } from '../../engines/chat/types.js';
 import { ApiError, invalidField } from '../../errors/api-error.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
-import type { EncodedEvents } from '../../server/event-stream.js';
-import { newPlatformId, unixSeconds } from '../../server/ids.js';
 import type { SearchService } from '../search/search-service.js';
 import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
@@ -33,10 +32,6 @@ export class ChatService {
     private readonly search: SearchService,
   ) {}
 
-  hasModel(code: string): boolean {
-    return this.engines.has(code);
-  }
-
   async engineFor(code: string): Promise<ChatEngine> {
     const engine = this.engines.get(code);
     if (!engine) {
@@ -48,11 +43,7 @@ export class ChatService {
     return engine;
   }
 
-  async start(
-    body: ChatCompletionBody,
-    clientRequestId: string | undefined,
-    signal: AbortSignal,
-  ): Promise<CompletionRun> {
+  async start(body: ChatCompletionBody, identity: ReplyIdentity, signal: AbortSignal): Promise<CompletionRun> {
     const spec = chatModel(body.model);
     if (!spec) throw new ApiError(1211, `Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
@@ -63,9 +54,8 @@ export class ChatService {
     if (request.responseFormat === 'json_object' && !engine.capabilities.json) {
       throw invalidField('response_format', `${body.model} here does not support JSON mode`);
     }
-    const id = newPlatformId();
     const run: CompletionRun = {
-      identity: { id, requestId: clientRequestId ?? id, created: unixSeconds(), model: body.model },
+      identity: { ...identity, model: body.model },
       toolStream: body.tool_stream === true && spec.toolStream,
       parts: engine.generate(request, signal),
       usage: undefined,
@@ -80,11 +70,11 @@ export class ChatService {
   }
 
   /**
-   * The stream's chunks, as the JSON text of each (`EncodedEvents`). A failure before the first
+   * The stream's chunks, as the JSON text of each. A failure before the first
    * chunk propagates (the caller answers it as a JSON error); after it, the stream ends with a
    * `network_error` chunk (decisions.md §2).
    */
-  chunks(run: CompletionRun, signal: AbortSignal, log: StreamFailureLog): EncodedEvents {
+  chunks(run: CompletionRun, signal: AbortSignal, log: StreamFailureLog): AsyncIterable<string> {
     // The stream notes the usage itself: no generator layer between the engine and the encoder.
     return new ChunkStream(run, run.parts, signal, log);
   }
@@ -108,8 +98,7 @@ const END: IteratorResult<string> = { done: true, value: undefined };
  *     catch: rethrow before the first chunk, else log and yield a network_error finish
  *     after: a network_error finish unless the engine finished or the client went away
  */
-class ChunkStream implements EncodedEvents, AsyncIterator<string> {
-  readonly encoded = true;
+class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
   private readonly encoder: ChunkEncoder;
   private iterator: AsyncIterator<ChatStreamPart> | undefined;
   /** `open`: parts still come; `done`: nothing more to give (after the last value or a throw). */

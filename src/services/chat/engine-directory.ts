@@ -4,6 +4,7 @@ import { ConfigError } from '../../config/load.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
 import type { ChatEngineFactory, EngineContext } from '../../engines/chat/factory.js';
 import { createDeploymentPool } from '../../engines/chat/pool.js';
+import { EMBEDDED_ENGINE } from '../../engines/chat/registry.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
 import { CHAT_MODEL_CODES, TOKENIZER_MODEL_CODES } from '../../models/catalogue.js';
 import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
@@ -52,7 +53,7 @@ export function resolveDeployments(
   const { embedded } = config;
   if (embedded.default_model) {
     const fallback = {
-      engine: 'llama-cpp',
+      engine: EMBEDDED_ENGINE,
       model: embedded.default_model,
       context_size: embedded.context_size,
       parallel: embedded.parallel,

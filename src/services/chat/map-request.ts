@@ -89,5 +89,6 @@ export function mapChatRequest(
     stop: stop.filter((s) => s.length > 0),
     responseFormat: body.response_format?.type === 'json_object' ? 'json_object' : 'text',
     thinking: thinkingOn(body, spec) && capabilities.thinking,
+    stream: body.stream === true,
   };
 }

@@ -1,5 +1,5 @@
+import type { ReplyIdentity } from '../../api/reply-identity.js';
 import type { TokenizerBody } from '../../api/tokenizer.js';
-import { newPlatformId, unixSeconds } from '../../server/ids.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { functionTools, mapMessages } from '../chat/map-request.js';
 import { countMedia, visionRuleFor } from './media/media-counter.js';
@@ -33,17 +33,16 @@ export class TokenizerService {
     private readonly media: MediaOptions = {},
   ) {}
 
-  async count(body: TokenizerBody, clientRequestId: string | undefined): Promise<TokenizerReply> {
+  async count(body: TokenizerBody, identity: ReplyIdentity): Promise<TokenizerReply> {
     const engine = await this.chat.engineFor(body.model);
     const media = await countMedia(body.messages, body.model, visionRuleFor(body.model), this.media);
     // Media items are gone, so the engine counts text whether or not it has vision itself.
     const messages = mapMessages(textOnly(body.messages), false, true);
     const promptTokens = await engine.countTokens(messages, functionTools({ tools: body.tools }));
-    const id = newPlatformId();
     return {
-      id,
-      created: unixSeconds(),
-      request_id: clientRequestId ?? id,
+      id: identity.id,
+      created: identity.created,
+      request_id: identity.requestId,
       usage: {
         prompt_tokens: promptTokens,
         image_tokens: media.imageTokens,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
-import { buildApp } from '../../../src/server/app.js';
+import { buildApp } from '../../../src/app/app.js';
 import { createServices } from '../../../src/services/create-services.js';
 import type { PlatformServices } from '../../../src/services/platform-services.js';
 import { writeTestModels } from '../../../src/test-models/write-test-models.js';

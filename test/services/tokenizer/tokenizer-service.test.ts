@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ReplyIdentity } from '../../../src/api/reply-identity.js';
 import type { TokenizerBody } from '../../../src/api/tokenizer.js';
 import type { ChatEngine, ChatMessage } from '../../../src/engines/chat/types.js';
 import type { ChatService } from '../../../src/services/chat/chat-service.js';
@@ -21,6 +22,12 @@ function fakeChat(seen: ChatMessage[][]): ChatService {
   return { engineFor: async () => engine } as unknown as ChatService;
 }
 
+const identity = (requestId = '202611210518000123456789abcdef'): ReplyIdentity => ({
+  id: '202611210518000123456789abcdef',
+  created: 1_763_702_280,
+  requestId,
+});
+
 const body = (model: TokenizerBody['model'], url: string): TokenizerBody => ({
   model,
   messages: [
@@ -40,7 +47,10 @@ describe('TokenizerService', () => {
   it('counts text without the media items, adds image tokens, and sums the total', async () => {
     const seen: ChatMessage[][] = [];
     const service = new TokenizerService(fakeChat(seen));
-    const reply = await service.count(body('gen-4.6v', dataUrl('image/png', pngBytes(640, 480))), 'req-123456');
+    const reply = await service.count(
+      body('gen-4.6v', dataUrl('image/png', pngBytes(640, 480))),
+      identity('req-123456'),
+    );
     expect(seen[0]).toEqual([
       { role: 'system', content: 'Describe images.' },
       { role: 'user', content: [{ type: 'text', text: 'What is this?' }] },
@@ -58,7 +68,7 @@ describe('TokenizerService', () => {
     const seen: ChatMessage[][] = [];
     const service = new TokenizerService(fakeChat(seen), { allowHosts: [] });
     await apiError(
-      service.count(body('gen-4.6', dataUrl('image/png', pngBytes(4, 4))), undefined),
+      service.count(body('gen-4.6', dataUrl('image/png', pngBytes(4, 4))), identity()),
       1214,
       'messages[1].content[1]',
       'does not accept image_url input',

@@ -7,10 +7,10 @@ import type {
   Token,
 } from 'node-llama-cpp';
 import { ApiError } from '../../../errors/api-error.js';
+import { newToolCallId } from '../../../ids/tool-call-id.js';
 import type { ChatRequest, ChatStreamPart, FinishReason } from '../types.js';
 import { AsyncQueue } from './async-queue.js';
 import { ParamsText } from './params-text.js';
-import { newToolCallId } from './tool-call-id.js';
 
 export interface GenerationInput {
   chat: LlamaChat;

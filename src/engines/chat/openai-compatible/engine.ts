@@ -12,18 +12,25 @@ import { type CallTarget, UpstreamCall } from './upstream-call.js';
 export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): ChatEngine {
   const resolved = resolveOptions(options);
   const agent = createAgent(resolved);
-  const target: CallTarget = {
+  const target = (stream: boolean): CallTarget => ({
     options: resolved,
     agent,
     origin: resolved.origin,
     path: resolved.chatPath,
-    headers: { ...resolved.headers, accept: resolved.stream ? 'text/event-stream' : 'application/json' },
-  };
+    headers: { ...resolved.headers, accept: stream ? 'text/event-stream' : 'application/json' },
+    stream,
+  });
+  const streamed = target(resolved.stream);
+  // A client that takes the reply whole gets it from one JSON reply upstream: no stream to parse
+  // and fold (issue 13). The parts are the same.
+  const whole = target(false);
 
   return {
     capabilities: resolved.capabilities,
-    generate: (request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart> =>
-      new UpstreamCall(target, buildChatBody(resolved, request), signal),
+    generate: (request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart> => {
+      const call = request.stream === false ? whole : streamed;
+      return new UpstreamCall(call, buildChatBody(resolved, request, call.stream), signal);
+    },
     countTokens: (messages, tools) =>
       resolved.tokenizeUrl === undefined && options.tokenCounter
         ? options.tokenCounter.count(messages, tools, resolved.capabilities.thinking)

@@ -47,8 +47,8 @@ export function promptFields(
   return body;
 }
 
-/** The upstream's `/chat/completions` body for one request, serialised once. */
-export function buildChatBody(options: ResolvedOptions, request: ChatRequest): string {
+/** The upstream's `/chat/completions` body for one request, serialised once; `stream` as the call will read it. */
+export function buildChatBody(options: ResolvedOptions, request: ChatRequest, stream = options.stream): string {
   const body = promptFields(options, request.messages, request.tools, request.thinking);
   const { sampling } = request;
   // Greedy is temperature 0 on every OpenAI-style server; top_p is then irrelevant.
@@ -58,7 +58,7 @@ export function buildChatBody(options: ResolvedOptions, request: ChatRequest): s
   body[options.maxTokensField] = request.maxTokens;
   if (request.stop.length > 0) body['stop'] = request.stop;
   if (request.responseFormat === 'json_object') body['response_format'] = { type: 'json_object' };
-  if (options.stream) {
+  if (stream) {
     body['stream'] = true;
     body['stream_options'] = { include_usage: true };
   } else {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newToolCallId } from '../../../ids/tool-call-id.js';
 import type { ChatStreamPart } from '../types.js';
 import type { WireToolCall } from './wire.js';
 
@@ -11,8 +11,6 @@ interface OpenCall {
   /** Argument pieces that arrived before the call's name (then the start part cannot be sent yet). */
   pending: string;
 }
-
-export const newToolCallId = (): string => `call_${randomBytes(12).toString('hex')}`;
 
 /**
  * Turns upstream tool-call fragments into start / delta / end parts. Upstreams send id and name on

@@ -13,6 +13,8 @@ export interface CallTarget {
   origin: string;
   path: string;
   headers: Record<string, string>;
+  /** Whether the call asks for SSE; a reply of another type is then unexpected unless it is JSON. */
+  stream: boolean;
 }
 
 type Mode = 'sse' | 'whole' | 'status' | 'unexpected';
@@ -100,7 +102,7 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Disp
     else if (this.contentType.includes('text/event-stream')) {
       this.mode = 'sse';
       this.relay = new SseRelay(this.target.options.generateToolCallIds);
-    } else if (this.contentType.includes('json') || !this.target.options.stream) this.mode = 'whole';
+    } else if (this.contentType.includes('json') || !this.target.stream) this.mode = 'whole';
     else this.mode = 'unexpected';
   }
 

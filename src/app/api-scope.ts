@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import type { Operation } from '../routes/operation.js';
+import { sendApiError } from '../server/error-body.js';
+import { unixSeconds } from '../server/ids.js';
+import { normalizeBody } from '../server/normalize-body.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { Endpoint } from '../stores/types.js';
-import { sendApiError } from './error-body.js';
-import { normalizeBody } from './normalize-body.js';
 import { trackRequest } from './track-request.js';
 
 export interface ApiScopeOptions {
@@ -95,12 +96,16 @@ async function runOperation(
   const body = (request.body ?? {}) as Record<string, unknown>;
   if (typeof body['model'] === 'string') request.usage.model = body['model'];
   const requestId = body['request_id'];
+  const clientRequestId = typeof requestId === 'string' ? requestId : undefined;
   try {
     const result = await op.handle({
       body: body as never,
       params: (request.params ?? {}) as Record<string, string>,
       key: request.apiKey!,
-      clientRequestId: typeof requestId === 'string' ? requestId : undefined,
+      clientRequestId,
+      // The request's own id (genReqId) is the reply's: one id per request, and the log's reqId
+      // names the reply a client quotes.
+      identity: { id: request.id, created: unixSeconds(), requestId: clientRequestId ?? request.id },
       services,
       signal: controller.signal,
       request,

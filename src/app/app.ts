@@ -5,16 +5,16 @@ import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { fileRoutes } from '../routes/files.js';
+import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from '../server/docs-page.js';
+import { sendApiError } from '../server/error-body.js';
+import { installErrorHandlers } from '../server/error-handler.js';
+import { newPlatformId } from '../server/ids.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
-import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from './docs-page.js';
-import { sendApiError } from './error-body.js';
-import { installErrorHandlers } from './error-handler.js';
-import { newPlatformId } from './ids.js';
 
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 
-import './request-state.js';
+import '../server/request-state.js';
 
 export interface BuildAppOptions {
   services: PlatformServices;

@@ -1,0 +1,19 @@
+import type { Config } from '../config/schema.js';
+import { SearxngEngine } from './searxng/engine.js';
+import type { SearchEngine } from './types.js';
+
+/** The upstream engines named under `search.engines`: the one place where their kind meets an implementation. */
+export function openSearchEngines(config: Config): Map<string, SearchEngine> {
+  return new Map<string, SearchEngine>(
+    Object.entries(config.search.engines).map(([name, e]) => [
+      name,
+      new SearxngEngine({
+        baseUrl: e.base_url,
+        ...(e.timeout_ms ? { timeoutMs: e.timeout_ms } : {}),
+        ...(e.max_pages ? { maxPages: e.max_pages } : {}),
+        ...(e.language ? { language: e.language } : {}),
+        ...(e.categories ? { categories: e.categories } : {}),
+      }),
+    ]),
+  );
+}
