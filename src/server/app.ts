@@ -10,6 +10,7 @@ import { apiScope } from './api-scope.js';
 import { sendApiError } from './error-body.js';
 import { installErrorHandlers } from './error-handler.js';
 import { newPlatformId } from './ids.js';
+import { installObservability } from './metrics/observability.js';
 
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 
@@ -29,6 +30,8 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     bodyLimit: config.server.body_limit,
     trustProxy: config.server.trust_proxy,
     genReqId: () => newPlatformId(),
+    // Fastify's two lines per request are replaced by one, only when `log.requests` (observability.ts).
+    disableRequestLogging: true,
     // A path parameter over 100 characters or a broken %-escape is refused by the router itself;
     // answer it in the API's error body like every other refusal.
     frameworkErrors: (err, _request, reply) => {
@@ -67,6 +70,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     done(null, payload);
   });
   installErrorHandlers(app, config.server.body_limit);
+  installObservability(app, services);
 
   await app.register(swagger, {
     openapi: {

@@ -8,6 +8,7 @@ import {
   type UsageTotalsRow,
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import { KEY_CHANNEL, KeyChangeListener, KeyRowCache } from './key-change-listener.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
@@ -26,6 +27,10 @@ export interface PostgresStoreOptions {
 /** The store shared by several server processes. */
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
+  private readonly keyCache = new KeyRowCache();
+  private listener: KeyChangeListener | undefined;
+  /** The schema in use, named in key-change notifications so other schemas' changes are ignored. */
+  private schema = '';
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
@@ -42,6 +47,10 @@ export class PostgresStore implements Store {
     try {
       if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await store.migrate();
+      const { rows } = await pool.query<{ s: string }>('SELECT current_schema() AS s');
+      store.schema = rows[0]?.s ?? '';
+      store.listener = new KeyChangeListener({ connectionString: options.url }, store.schema, store.keyCache);
+      await store.listener.start();
     } catch (err) {
       await pool.end();
       throw err;
@@ -86,7 +95,11 @@ export class PostgresStore implements Store {
     );
   }
 
-  async getKey(id: string): Promise<KeyRecord | undefined> {
+  getKey(id: string): Promise<KeyRecord | undefined> {
+    return this.keyCache.get(id, (key) => this.readKey(key));
+  }
+
+  private async readKey(id: string): Promise<KeyRecord | undefined> {
     const { rows } = await this.pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
     return rows[0] && keyFromRow(rows[0]);
   }
@@ -97,10 +110,14 @@ export class PostgresStore implements Store {
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
-    const result = await this.pool.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2', [
-      at,
-      id,
-    ]);
+    // Every change to a key row notifies in its own statement, so the other processes' caches
+    // hear of it when it commits (and only then).
+    const result = await this.pool.query(
+      `WITH changed AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING id)
+       SELECT pg_notify($3, $4 || ':' || id) FROM changed`,
+      [at, id, KEY_CHANNEL, this.schema],
+    );
+    this.keyCache.forget(id);
     return (result.rowCount ?? 0) > 0;
   }
 
@@ -165,6 +182,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.listener?.close();
     await this.pool.end();
   }
 }
