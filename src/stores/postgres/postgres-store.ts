@@ -49,7 +49,11 @@ export class PostgresStore implements Store {
       await store.migrate();
       const { rows } = await pool.query<{ s: string }>('SELECT current_schema() AS s');
       store.schema = rows[0]?.s ?? '';
-      store.listener = new KeyChangeListener({ connectionString: options.url }, store.schema, store.keyCache);
+      store.listener = new KeyChangeListener(
+        { connectionString: options.url, application_name: `gen-platform keys ${store.schema}` },
+        store.schema,
+        store.keyCache,
+      );
       await store.listener.start();
     } catch (err) {
       await pool.end();
