@@ -84,9 +84,11 @@ describe('PostgresStore key-row cache', () => {
     await admin.connect();
     try {
       // Cut the listeners of this schema's stores (a and b; each reconnects by itself).
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
-        `gen-platform keys ${schema}`,
-      ]);
+      const cut = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+        [`gen-platform keys ${schema}`],
+      );
+      expect(cut.rowCount).toBe(2);
       // A change while b may not be listening: reads go to the database, so it is seen.
       await a.pool.query('UPDATE api_keys SET revoked_at = 1 WHERE id = $1', [k.id]);
       expect(await within(1000, async () => (await b.getKey(k.id))?.revokedAt)).toBe(1);
