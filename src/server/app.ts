@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
@@ -31,7 +31,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     trustProxy: config.server.trust_proxy,
     genReqId: () => newPlatformId(),
     // Fastify's two lines per request are replaced by one, only when `log.requests` (observability.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // A path parameter over 100 characters or a broken %-escape is refused by the router itself;
     // answer it in the API's error body like every other refusal.
     frameworkErrors: (err, _request, reply) => {
