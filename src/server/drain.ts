@@ -23,6 +23,9 @@ export async function drain(app: FastifyInstance, options: DrainOptions): Promis
     app.server.closeAllConnections();
   };
   const timer = setTimeout(cut, graceMs);
+  // server.close() closes the connections idle at that moment only; one whose stream ends later
+  // would otherwise stay open for its keep-alive timeout.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
   options.hurry?.addEventListener('abort', cut, { once: true });
   log.info({ graceMs, jobs: hooks.size }, 'Draining: no new connections; open requests may finish');
   try {
@@ -31,6 +34,7 @@ export async function drain(app: FastifyInstance, options: DrainOptions): Promis
     for (const f of failed) log.warn({ err: f.error, job: f.name }, 'A shutdown hook failed');
   } finally {
     clearTimeout(timer);
+    clearInterval(sweep);
     options.hurry?.removeEventListener('abort', cut);
   }
 }
