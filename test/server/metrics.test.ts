@@ -102,3 +102,34 @@ describe('metrics on', () => {
     }
   });
 });
+
+describe('engine load metrics', () => {
+  it('a pool of deployments reports requests in flight and health per model code, once it is in use', async () => {
+    const upstream = await startSlowUpstream({ chunks: 10, delayMs: 50 });
+    const deployment = { engine: 'openai-compatible', base_url: upstream.baseUrl, model: 'stand-in' };
+    const t = await createTestApp({
+      embedded: { default_model: '' },
+      models: { 'gen-4.6': { deployments: [deployment, { ...deployment, max_output: 4096 }] } },
+      metrics: { enabled: true },
+    });
+    try {
+      const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(await scrape()).not.toContain('gen_platform_engine_in_flight{');
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      const res = await fetch(`${base}${CHAT}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(chatBody(true)),
+      });
+      const during = await scrape();
+      expect(sample(during, 'gen_platform_engine_in_flight', 'model="gen-4.6"')).toBe(1);
+      expect(sample(during, 'gen_platform_engine_up', 'model="gen-4.6"')).toBe(1);
+      await res.text();
+      expect(sample(await scrape(), 'gen_platform_engine_in_flight', 'model="gen-4.6"')).toBe(0);
+    } finally {
+      await t.close();
+      await upstream.close();
+    }
+  });
+});

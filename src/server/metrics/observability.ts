@@ -23,6 +23,7 @@ export function installObservability(app: FastifyInstance, services: PlatformSer
         {
           openStreams: () => openStreams.count,
           usageQueued: () => services.usage.queued,
+          engineLoad: () => services.engines?.load() ?? [],
         },
         { processMetrics: true },
       )

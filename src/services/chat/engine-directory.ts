@@ -82,6 +82,8 @@ export function engineContext(
 export class EngineDirectory {
   private readonly engines = new Map<string, Promise<ChatEngine>>();
   private readonly pools = new Map<string, Promise<ChatEngine>>();
+  /** Engines and pools once created, by the same keys (read by `load` without waiting). */
+  private readonly created = new Map<string, ChatEngine>();
 
   constructor(
     private readonly deployments: Map<string, Deployment[]>,
@@ -104,6 +106,20 @@ export class EngineDirectory {
     return this.cached(this.pools, key, async () =>
       createDeploymentPool(await Promise.all(list.map((d) => this.engine(d)))),
     );
+  }
+
+  /**
+   * Load of the engines created so far, per model code, for metrics (engines that keep count).
+   * Codes not used yet, or whose engine is still loading, are left out: nothing is loaded here.
+   */
+  load(): { model: string; inFlight: number; waiting: number; up: boolean }[] {
+    const out: { model: string; inFlight: number; waiting: number; up: boolean }[] = [];
+    for (const [code, list] of this.deployments) {
+      const key = list.length === 1 ? list[0]!.identity : list.map((d) => d.identity).join('\n');
+      const stats = this.created.get(key)?.stats?.();
+      if (stats) out.push({ model: code, inFlight: stats.inFlight, waiting: stats.waiting, up: stats.healthy });
+    }
+    return out;
   }
 
   /** Downloads what the deployments of these codes need; returns what was prepared. */
@@ -140,7 +156,10 @@ export class EngineDirectory {
     if (!pending) {
       pending = make();
       map.set(key, pending);
-      pending.catch(() => map.delete(key));
+      pending.then(
+        (engine) => this.created.set(key, engine),
+        () => map.delete(key),
+      );
     }
     return pending;
   }
