@@ -22,9 +22,15 @@ export interface PostgresStoreOptions {
   /** Schema to create and use; default the connection's own search_path. */
   schema?: string | undefined;
   maxConnections?: number;
+  /** An idle pooled connection failed (e.g. the server restarted); the pool replaces it. */
+  onIdleError?: (err: Error) => void;
 }
 
-/** The store shared by several server processes. */
+/**
+ * The store shared by several server processes. Key rows are cached per process; every statement
+ * that changes a row of api_keys must also `pg_notify(KEY_CHANNEL, '<schema>:<id>')` (see
+ * revokeKey) so that the other processes drop their copy.
+ */
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
   private readonly keyCache = new KeyRowCache();
@@ -43,6 +49,11 @@ export class PostgresStore implements Store {
       max: options.maxConnections ?? 10,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    // Without a listener, an idle connection that the server drops would crash the process.
+    pool.on(
+      'error',
+      options.onIdleError ?? ((err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`)),
+    );
     const store = new PostgresStore(pool);
     try {
       if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);

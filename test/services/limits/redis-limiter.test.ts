@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyLimits } from '../../../src/config/schema.js';
 import { RedisLimiter } from '../../../src/services/limits/redis-limiter.js';
 import { FakeUsage, limits, refusal } from '../../contracts/limiter.contract.js';
-import { OwnRedis } from '../../helpers/own-redis.js';
+import { freePort, OwnRedis } from '../../helpers/own-redis.js';
 import { freshPrefix, REDIS_URL } from '../../helpers/redis.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -95,6 +95,24 @@ describe('RedisLimiter across processes', () => {
   it('keys without limits never touch Redis: they pass even with Redis unreachable', async () => {
     const limiter = await processLimiter(freshPrefix(), { url: 'redis://127.0.0.1:1', connect: false });
     for (let i = 0; i < 5; i++) await limiter.admit('k', limits({}));
+  });
+
+  it('Redis not up at start: 1234 until it is, then admissions pass without a restart', async () => {
+    const redis = new OwnRedis(await freePort());
+    servers.push(redis);
+    const limiter = await processLimiter(freshPrefix(), { url: redis.url, connect: false });
+    const own = limits({ concurrent: 3 });
+    expect((await refusal(limiter.admit('k', own))).code).toBe(1234);
+    await redis.start();
+    let admitted = false;
+    for (let i = 0; i < 50 && !admitted; i++) {
+      admitted = await limiter.admit('k', own).then(
+        () => true,
+        () => false,
+      );
+      if (!admitted) await sleep(100);
+    }
+    expect(admitted).toBe(true);
   });
 
   it('Redis down: limited keys get 1234 at once (no hang); when it is back, admissions resume', async () => {
