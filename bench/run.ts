@@ -59,6 +59,13 @@ export const MODULES: readonly ModuleEntry[] = [
     limitMinutes: 20,
   },
   {
+    name: 'soak',
+    file: 'soak.ts',
+    about:
+      'mixed traffic for BENCH_SOAK_MINUTES (default 1) on 1 process vs 2 (PostgreSQL + Redis): 5xx, latency, RSS growth',
+    limitMinutes: 40,
+  },
+  {
     name: 'search',
     file: 'search/run.ts',
     about: 'web search nDCG@10, latency, indexing vs MiniSearch',

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
@@ -9,6 +9,7 @@ import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from '../server/docs-page.js';
 import { sendApiError } from '../server/error-body.js';
 import { installErrorHandlers } from '../server/error-handler.js';
 import { newPlatformId } from '../server/ids.js';
+import { installObservability } from '../server/metrics/observability.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
 
@@ -30,6 +31,8 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     bodyLimit: config.server.body_limit,
     trustProxy: config.server.trust_proxy,
     genReqId: () => newPlatformId(),
+    // Fastify's two lines per request are replaced by one, only when `log.requests` (observability.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     // A path parameter over 100 characters or a broken %-escape is refused by the router itself;
     // answer it in the API's error body like every other refusal.
     frameworkErrors: (err, _request, reply) => {
@@ -68,6 +71,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     done(null, payload);
   });
   installErrorHandlers(app, config.server.body_limit);
+  installObservability(app, services);
 
   await app.register(swagger, {
     openapi: {

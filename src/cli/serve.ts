@@ -2,6 +2,8 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { buildApp } from '../app/app.js';
 import { loadConfig } from '../config/load.js';
+import { drain } from '../server/drain.js';
+import { startMetricsServer } from '../server/metrics/metrics-server.js';
 import { closeServices, createServices } from '../services/create-services.js';
 import { parse, positiveInt } from './args.js';
 import type { CliEnv } from './cli-env.js';
@@ -53,12 +55,29 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     `gen-platform serving on http://${config.server.host}:${port} (data: ${config.data_dir}${file ? `, config: ${file}` : ''})`,
   );
 
+  const metricsPort = config.metrics.port;
+  const metricsServer =
+    app.platformMetrics && metricsPort !== undefined
+      ? await startMetricsServer(app.platformMetrics, config.server.host, metricsPort)
+      : undefined;
+
   return new Promise<number>((resolve) => {
+    const hurry = new AbortController();
     const stop = async () => {
+      // A second signal cuts the grace period short.
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      await app.close();
+      process.once('SIGINT', () => hurry.abort());
+      process.once('SIGTERM', () => hurry.abort());
+      await drain(app, {
+        graceMs: config.shutdown.grace_seconds * 1000,
+        hooks: services.shutdown,
+        log: logger,
+        hurry: hurry.signal,
+      });
+      metricsServer?.close();
       await closeServices(services);
+      logger.info('Stopped');
       resolve(0);
     };
     process.on('SIGINT', stop);

@@ -70,7 +70,56 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     redis: Type.Object(
-      { url: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Redis URL (env `REDIS_URL`).' })) },
+      {
+        url: Type.Optional(
+          Type.String({
+            pattern: '^rediss?://',
+            description:
+              'Redis URL (env `REDIS_URL`); set = per-key limits are counted in Redis, exactly across processes.',
+          }),
+        ),
+        prefix: Type.String({
+          default: 'gen-platform:',
+          minLength: 1,
+          description: 'Prefix of every Redis key this server writes (several deployments can share one Redis).',
+        }),
+        lease_seconds: Type.Number({
+          minimum: 1,
+          maximum: 60,
+          default: 30,
+          description:
+            'Lifetime of a concurrency slot in Redis, renewed while its request runs; a slot of a process that died is freed after it.',
+        }),
+        timeout_ms: Type.Integer({
+          minimum: 50,
+          default: 1000,
+          description: 'Longest wait for Redis per request; past it, or while Redis is down, requests fail with 1234.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    metrics: Type.Object(
+      {
+        enabled: Type.Boolean({ default: false, description: 'Serve Prometheus metrics at `GET /metrics` (no auth).' }),
+        port: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: 65535,
+            description: 'Serve `/metrics` on this port of `server.host` instead of the API port.',
+          }),
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    shutdown: Type.Object(
+      {
+        grace_seconds: Type.Number({
+          minimum: 0,
+          default: 30,
+          description:
+            'On SIGTERM/SIGINT: stop accepting, let open requests and streams finish for this long, then close them and exit 0.',
+        }),
+      },
       { additionalProperties: false, default: {} },
     ),
     log: Type.Object(
@@ -79,6 +128,10 @@ export const ConfigSchema = Type.Object(
           ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
           { default: 'info', description: 'Log level (env `LOG_LEVEL`).' },
         ),
+        requests: Type.Boolean({
+          default: false,
+          description: 'One JSON log line per request (id, operation, status, time); off costs nothing.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

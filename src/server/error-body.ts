@@ -13,6 +13,8 @@ export function errorBody(code: number, message: string): ErrorBody {
 }
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
+  // Framework errors come before the onRequest hooks have set `usage`.
+  if (reply.request.usage) reply.request.usage.errorCode = err.code;
   if (!err.retryable) reply.header('x-should-retry', 'false');
   if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
   // Set here, not by the onSend hook: the router's own refusals (frameworkErrors) skip the hooks.

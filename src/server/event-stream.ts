@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { openStreams } from './metrics/open-streams.js';
 
 const HEADERS = {
   'content-type': 'text/event-stream;charset=UTF-8',
@@ -97,6 +98,7 @@ export async function sendEventStream(reply: FastifyReply, events: AsyncIterable
   reply.raw.writeHead(200, HEADERS);
   const out = new CoalescingWriter(reply.raw);
   let next = first;
+  openStreams.count++;
   try {
     while (!next.done) {
       if (reply.raw.destroyed) return;
@@ -105,6 +107,7 @@ export async function sendEventStream(reply: FastifyReply, events: AsyncIterable
     }
     if (!reply.raw.destroyed) out.end('data: [DONE]\n\n');
   } finally {
+    openStreams.count--;
     if (!next.done) await iterator.return?.();
     out.end();
   }

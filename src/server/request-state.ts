@@ -5,6 +5,8 @@ export interface RequestUsage {
   model?: string | undefined;
   promptTokens?: number;
   completionTokens?: number;
+  /** The API error code the request was answered with, if any (for metrics and the request log). */
+  errorCode?: number;
 }
 
 declare module 'fastify' {

@@ -10,7 +10,8 @@ import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
 import { KeyService } from './keys/key-service.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
-import { KeyLimiter } from './limits/key-limiter.js';
+import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
+import { openLimiter } from './limits/open-limiter.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
 import { readerOptions } from './reader-options.js';
@@ -37,7 +38,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const usage = new UsageRecorder(store, {
     onError: (err, n) => log.error({ err }, `${n} usage records were not written`),
   });
-  const limiter = new KeyLimiter({ store, defaults: config.limits, pending: (id, since) => usage.pending(id, since) });
+  const limiter = await openLimiter(config, { store, log, pending: (id, since) => usage.pending(id, since) });
   const context = engineContext(config, log, availableParallelism(), options.configDir ?? path.resolve('.'));
   const engines = new EngineDirectory(deployments, context);
   const reader = createReaderService(readerOptions(config.reader, store));
@@ -57,9 +58,17 @@ export async function createServices(config: Config, options: ServiceOptions = {
     chat,
     tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
+    shutdown: new ShutdownHooks(),
     async close() {
       stopSweeper();
-      await Promise.all([files.close(), engines.close(), reader.close(), search.close(), usage.flush()]);
+      await Promise.all([
+        files.close(),
+        engines.close(),
+        reader.close(),
+        search.close(),
+        usage.flush(),
+        limiter.close(),
+      ]);
       await store.close();
     },
   };

@@ -4,7 +4,8 @@ import type { Store } from '../stores/types.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { KeyService } from './keys/key-service.js';
-import type { KeyLimiter } from './limits/key-limiter.js';
+import type { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
+import type { Limiter } from './limits/limiter.js';
 import type { ReaderService } from './reader/index.js';
 import type { SearchService } from './search/search-service.js';
 import type { TokenizerService } from './tokenizer/tokenizer-service.js';
@@ -15,7 +16,7 @@ export interface PlatformServices {
   config: Config;
   store: Store;
   keys: KeyService;
-  limiter: KeyLimiter;
+  limiter: Limiter;
   usage: UsageRecorder;
   engines?: EngineDirectory;
   chat?: ChatService | undefined;
@@ -24,6 +25,8 @@ export interface PlatformServices {
   /** Generated files (images, agent artifacts), served at `/files/{id}`. */
   files: FileStore;
   search: SearchService;
+  /** Long jobs register here to be let finish when the server drains (SIGTERM). */
+  shutdown: ShutdownHooks;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

@@ -85,6 +85,25 @@ export function runStoreContract(label: string, setup: () => Promise<StoreFixtur
       expect((await s.getKey(k.id))?.revokedAt).toBe(7_000);
     });
 
+    it('sees within 1 s a revocation made by another process of a key it has just read (and may cache)', async () => {
+      const k = key('5'.repeat(32));
+      await s.createKey(k);
+      for (let i = 0; i < 3; i++) expect((await s.getKey(k.id))?.revokedAt).toBeUndefined();
+      const other = await f.reopen();
+      try {
+        await other.revokeKey(k.id, 8_000);
+        const revokedAt = Date.now();
+        let seen: number | undefined;
+        while (seen === undefined && Date.now() - revokedAt < 1000) {
+          seen = (await s.getKey(k.id))?.revokedAt;
+          if (seen === undefined) await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(seen).toBe(8_000);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('sums usage per key and operation, counting errors, from a given time', async () => {
       const id = '2'.repeat(32);
       await s.recordUsage([

@@ -125,6 +125,16 @@ export function createDeploymentPool(engines: ChatEngine[], options: DeploymentP
     capabilities: commonCapabilities(engines),
     generate,
     countTokens,
+    stats: () => {
+      const now = (options.now ?? Date.now)();
+      let waiting = 0;
+      for (const d of picker.deployments) waiting += d.engine.stats?.().waiting ?? 0;
+      return {
+        inFlight: picker.deployments.reduce((n, d) => n + d.inFlight, 0),
+        waiting,
+        healthy: picker.deployments.some((d) => d.unhealthyUntil <= now),
+      };
+    },
     close: async () => {
       await Promise.all(picker.deployments.map((d) => d.engine.close()));
     },

@@ -102,8 +102,20 @@ export interface ChatEngineCapabilities {
   maxOutput: number;
 }
 
+/** What an engine can say about its load, for metrics (read at scrape time, never per request). */
+export interface ChatEngineStats {
+  /** Requests generating now. */
+  inFlight: number;
+  /** Requests waiting for a free sequence or deployment. */
+  waiting: number;
+  /** False while the engine (or every deployment of a pool) is known to be failing. */
+  healthy: boolean;
+}
+
 export interface ChatEngine {
   readonly capabilities: ChatEngineCapabilities;
+  /** Load and health, for engines that keep count (optional: metrics skip those that do not). */
+  stats?(): ChatEngineStats;
   /**
    * Generates one reply. Aborting `signal` stops generation promptly and ends the iterator.
    * Failures before the first part throw an ApiError (1234 backend failure, 1305 queue full, 1261

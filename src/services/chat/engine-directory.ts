@@ -90,6 +90,8 @@ export class EngineDirectory {
   /** Deployment identity → id of the model file it opens (see ModelDownloads). */
   private readonly sources = new Map<string, string>();
   private readonly downloads: ModelDownloads;
+  /** Engines and pools once created, by the same keys (read by `load` without waiting). */
+  private readonly created = new Map<string, ChatEngine>();
 
   constructor(
     private readonly deployments: Map<string, Deployment[]>,
@@ -149,6 +151,20 @@ export class EngineDirectory {
     );
   }
 
+  /**
+   * Load of the engines created so far, per model code, for metrics (engines that keep count).
+   * Codes not used yet, or whose engine is still loading, are left out: nothing is loaded here.
+   */
+  load(): { model: string; inFlight: number; waiting: number; up: boolean }[] {
+    const out: { model: string; inFlight: number; waiting: number; up: boolean }[] = [];
+    for (const [code, list] of this.deployments) {
+      const key = list.length === 1 ? list[0]!.identity : list.map((d) => d.identity).join('\n');
+      const stats = this.created.get(key)?.stats?.();
+      if (stats) out.push({ model: code, inFlight: stats.inFlight, waiting: stats.waiting, up: stats.healthy });
+    }
+    return out;
+  }
+
   /** Downloads what the deployments of these codes need; returns what was prepared. */
   async prepare(codes: string[]): Promise<string[]> {
     const seen = new Set<string>();
@@ -188,7 +204,10 @@ export class EngineDirectory {
     if (!pending) {
       pending = make();
       map.set(key, pending);
-      pending.catch(() => map.delete(key));
+      pending.then(
+        (engine) => this.created.set(key, engine),
+        () => map.delete(key),
+      );
     }
     return pending;
   }

@@ -37,6 +37,11 @@ export class UsageRecorder {
     }
   }
 
+  /** Records waiting to be written (for metrics). */
+  get queued(): number {
+    return this.queue.length + this.writing.length;
+  }
+
   /** The key's records since a time that are not in the store yet. */
   pending(keyId: string, since: number): UsageWindow {
     let count = 0;

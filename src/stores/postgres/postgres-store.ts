@@ -8,6 +8,7 @@ import {
   type UsageTotalsRow,
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import { KEY_CHANNEL, KeyChangeListener, KeyRowCache } from './key-change-listener.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
@@ -21,11 +22,21 @@ export interface PostgresStoreOptions {
   /** Schema to create and use; default the connection's own search_path. */
   schema?: string | undefined;
   maxConnections?: number;
+  /** An idle pooled connection failed (e.g. the server restarted); the pool replaces it. */
+  onIdleError?: (err: Error) => void;
 }
 
-/** The store shared by several server processes. */
+/**
+ * The store shared by several server processes. Key rows are cached per process; every statement
+ * that changes a row of api_keys must also `pg_notify(KEY_CHANNEL, '<schema>:<id>')` (see
+ * revokeKey) so that the other processes drop their copy.
+ */
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
+  private readonly keyCache = new KeyRowCache();
+  private listener: KeyChangeListener | undefined;
+  /** The schema in use, named in key-change notifications so other schemas' changes are ignored. */
+  private schema = '';
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
@@ -38,10 +49,23 @@ export class PostgresStore implements Store {
       max: options.maxConnections ?? 10,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    // Without a listener, an idle connection that the server drops would crash the process.
+    pool.on(
+      'error',
+      options.onIdleError ?? ((err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`)),
+    );
     const store = new PostgresStore(pool);
     try {
       if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await store.migrate();
+      const { rows } = await pool.query<{ s: string }>('SELECT current_schema() AS s');
+      store.schema = rows[0]?.s ?? '';
+      store.listener = new KeyChangeListener(
+        { connectionString: options.url, application_name: `gen-platform keys ${store.schema}` },
+        store.schema,
+        store.keyCache,
+      );
+      await store.listener.start();
     } catch (err) {
       await pool.end();
       throw err;
@@ -86,7 +110,11 @@ export class PostgresStore implements Store {
     );
   }
 
-  async getKey(id: string): Promise<KeyRecord | undefined> {
+  getKey(id: string): Promise<KeyRecord | undefined> {
+    return this.keyCache.get(id, (key) => this.readKey(key));
+  }
+
+  private async readKey(id: string): Promise<KeyRecord | undefined> {
     const { rows } = await this.pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
     return rows[0] && keyFromRow(rows[0]);
   }
@@ -97,10 +125,14 @@ export class PostgresStore implements Store {
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
-    const result = await this.pool.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2', [
-      at,
-      id,
-    ]);
+    // Every change to a key row notifies in its own statement, so the other processes' caches
+    // hear of it when it commits (and only then).
+    const result = await this.pool.query(
+      `WITH changed AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING id)
+       SELECT pg_notify($3, $4 || ':' || id) FROM changed`,
+      [at, id, KEY_CHANNEL, this.schema],
+    );
+    this.keyCache.forget(id);
     return (result.rowCount ?? 0) > 0;
   }
 
@@ -165,6 +197,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.listener?.close();
     await this.pool.end();
   }
 }

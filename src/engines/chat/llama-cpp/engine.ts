@@ -59,6 +59,10 @@ class Engine implements LlamaCppEngine {
     return { available: this.pool.available, waiting: this.pool.waiting };
   }
 
+  stats() {
+    return { inFlight: this.pool.size - this.pool.available, waiting: this.pool.waiting, healthy: true };
+  }
+
   /** The prompt exactly as LlamaChat will evaluate it: the same wrapper, history and functions. */
   private promptTokens(history: ChatHistoryItem[], functions: ChatModelFunctions | undefined): Token[] {
     const state = this.wrapper.generateContextState({

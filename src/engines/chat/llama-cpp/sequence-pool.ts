@@ -20,12 +20,15 @@ interface Waiter<T> {
 export class SequencePool<T> {
   private readonly free: T[];
   private readonly waiters: Waiter<T>[] = [];
+  /** All items, lent or free. */
+  readonly size: number;
 
   constructor(
     items: readonly T[],
     private readonly queueLimit: number,
   ) {
     this.free = [...items];
+    this.size = items.length;
   }
 
   get waiting(): number {

@@ -1,0 +1,89 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What /metrics reads at scrape time rather than on every request. */
+export interface MetricSources {
+  openStreams(): number;
+  /** Usage records waiting to be written. */
+  usageQueued(): number;
+  /** Per model code: requests generating and waiting, for engines that report it. */
+  engineLoad?(): { model: string; inFlight: number; waiting: number; up: boolean }[];
+}
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/** The platform's Prometheus metrics, in a registry of their own (one per app). */
+export class PlatformMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'operation' | 'status' | 'code'>;
+  private readonly duration: Histogram<'operation'>;
+  private readonly tokens: Counter<'model' | 'direction'>;
+
+  constructor(sources: MetricSources, options: { processMetrics: boolean }) {
+    const registers = [this.registry];
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'gen_platform_' });
+    this.requests = new Counter({
+      name: 'gen_platform_requests_total',
+      help: 'Requests answered, by operation, HTTP status and API error code (0 = none).',
+      labelNames: ['operation', 'status', 'code'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'gen_platform_request_duration_seconds',
+      help: 'Time from the request to the end of its response (a stream ends with its last event).',
+      labelNames: ['operation'],
+      buckets: SECONDS,
+      registers,
+    });
+    this.tokens = new Counter({
+      name: 'gen_platform_tokens_total',
+      help: 'Tokens in (prompt) and out (completion), by model.',
+      labelNames: ['model', 'direction'],
+      registers,
+    });
+    new Gauge({
+      name: 'gen_platform_streams_open',
+      help: 'Event streams being written.',
+      registers,
+      collect() {
+        this.set(sources.openStreams());
+      },
+    });
+    new Gauge({
+      name: 'gen_platform_usage_records_queued',
+      help: 'Usage records waiting to be written to the store.',
+      registers,
+      collect() {
+        this.set(sources.usageQueued());
+      },
+    });
+    const load = sources.engineLoad;
+    if (load) this.engineGauges(load, registers);
+  }
+
+  observe(operation: string, status: number, code: number, seconds: number): void {
+    this.requests.inc({ operation, status, code });
+    this.duration.observe({ operation }, seconds);
+  }
+
+  countTokens(model: string, promptTokens: number, completionTokens: number): void {
+    if (promptTokens > 0) this.tokens.inc({ model, direction: 'in' }, promptTokens);
+    if (completionTokens > 0) this.tokens.inc({ model, direction: 'out' }, completionTokens);
+  }
+
+  private engineGauges(load: NonNullable<MetricSources['engineLoad']>, registers: Registry[]): void {
+    const gauge = (name: string, help: string, pick: (l: ReturnType<typeof load>[number]) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['model'],
+        registers,
+        collect() {
+          this.reset();
+          for (const l of load()) this.set({ model: l.model }, pick(l));
+        },
+      });
+    gauge('gen_platform_engine_in_flight', 'Requests generating on the engine of a model.', (l) => l.inFlight);
+    gauge('gen_platform_engine_waiting', 'Requests queued for the engine of a model.', (l) => l.waiting);
+    gauge('gen_platform_engine_up', '1 when the engine of a model is loaded and serving.', (l) => (l.up ? 1 : 0));
+  }
+}

@@ -1,0 +1,174 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KeyLimits } from '../../src/config/schema.js';
+import { ApiError } from '../../src/errors/api-error.js';
+import type { Limiter } from '../../src/services/limits/limiter.js';
+import type { Store, UsageWindow } from '../../src/stores/types.js';
+
+const HOUR = 3_600_000;
+
+/** The one store method limiters read: request times per key, as usage records would give. */
+export class FakeUsage {
+  readonly times = new Map<string, number[]>();
+  add(keyId: string, at: number): void {
+    this.times.set(keyId, [...(this.times.get(keyId) ?? []), at]);
+  }
+  asStore(): Store {
+    const usageWindow = async (keyId: string, since: number): Promise<UsageWindow> => {
+      const inWindow = (this.times.get(keyId) ?? []).filter((t) => t >= since);
+      return { count: inWindow.length, oldest: inWindow.length ? Math.min(...inWindow) : undefined };
+    };
+    return { usageWindow } as Partial<Store> as Store;
+  }
+}
+
+export const limits = (own: Partial<KeyLimits>): KeyLimits => ({
+  concurrent: 0,
+  requests_per_minute: 0,
+  windows: [],
+  ...own,
+});
+
+export async function refusal(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  throw new Error('expected the limiter to refuse');
+}
+
+export interface LimiterFixture {
+  limiter: Limiter;
+  close(): Promise<void>;
+}
+
+/** Builds a limiter on a fake store, with these defaults; each call gets counts of its own. */
+export type LimiterSetup = (store: Store, defaults: KeyLimits) => Promise<LimiterFixture>;
+
+/** The limiter seam's contract (real time: no clock is faked, so Redis can run it too). */
+export function runLimiterContract(label: string, setup: LimiterSetup): void {
+  describe(`limiter contract: ${label}`, () => {
+    const open: LimiterFixture[] = [];
+    const make = async (defaults: Partial<KeyLimits> = {}, usage = new FakeUsage()) => {
+      const f = await setup(usage.asStore(), limits(defaults));
+      open.push(f);
+      return { limiter: f.limiter, usage };
+    };
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((f) => f.close()));
+    });
+
+    it('concurrency: admits up to the limit, refuses the next with 1302 and Retry-After, admits after a release', async () => {
+      const { limiter } = await make();
+      const own = limits({ concurrent: 2 });
+      const first = await limiter.admit('k', own);
+      await limiter.admit('k', own);
+      const err = await refusal(limiter.admit('k', own));
+      expect(err).toMatchObject({ code: 1302, status: 429, retryable: true });
+      expect(err.retryAfter).toBeGreaterThan(0);
+      expect(err.message).toContain('2 at a time');
+      first();
+      await expect(limiter.admit('k', own)).resolves.toBeTypeOf('function');
+    });
+
+    it('concurrency: a release called twice frees one slot only', async () => {
+      const { limiter } = await make();
+      const own = limits({ concurrent: 2 });
+      const a = await limiter.admit('k', own);
+      await limiter.admit('k', own);
+      a();
+      a();
+      await limiter.admit('k', own);
+      expect((await refusal(limiter.admit('k', own))).code).toBe(1302);
+    });
+
+    it('concurrency: admissions racing each other get exactly the limit', async () => {
+      const { limiter } = await make();
+      const own = limits({ concurrent: 5 });
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => limiter.admit('k', own)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+      for (const r of results) if (r.status === 'rejected') expect((r.reason as ApiError).code).toBe(1302);
+    });
+
+    it('counts per key, and 0 means no limit', async () => {
+      const { limiter } = await make();
+      const own = limits({ concurrent: 1, requests_per_minute: 1 });
+      await limiter.admit('a', own);
+      await limiter.admit('b', own);
+      expect((await refusal(limiter.admit('a', own))).code).toBeGreaterThanOrEqual(1302);
+      for (let i = 0; i < 50; i++) await limiter.admit('free', limits({}));
+    });
+
+    it('uses the configured defaults for a key without limits of its own', async () => {
+      const { limiter } = await make({ concurrent: 1 });
+      await limiter.admit('k', undefined);
+      expect((await refusal(limiter.admit('k', undefined))).code).toBe(1302);
+      await expect(limiter.admit('k', limits({ concurrent: 5 }))).resolves.toBeTypeOf('function');
+    });
+
+    it('per minute: exactly the limit, then 1303 with Retry-After within the minute', async () => {
+      const { limiter } = await make();
+      const own = limits({ requests_per_minute: 10 });
+      for (let i = 0; i < 10; i++) (await limiter.admit('k', own))();
+      const err = await refusal(limiter.admit('k', own));
+      expect(err).toMatchObject({ code: 1303, status: 429, retryable: true });
+      expect(err.retryAfter).toBeGreaterThan(0);
+      expect(err.retryAfter).toBeLessThanOrEqual(60);
+      expect(err.message).toContain('10 per minute');
+    });
+
+    it('per minute: refused requests do not count, nor do those refused for concurrency', async () => {
+      const { limiter } = await make();
+      const own = limits({ concurrent: 1, requests_per_minute: 2 });
+      const release = await limiter.admit('k', own);
+      for (let i = 0; i < 5; i++) expect((await refusal(limiter.admit('k', own))).code).toBe(1302);
+      release();
+      (await limiter.admit('k', own))();
+      for (let i = 0; i < 3; i++) expect((await refusal(limiter.admit('k', own))).code).toBe(1303);
+    });
+
+    it('usage window: the stored requests fill it; 1308 names the reset time (oldest + span)', async () => {
+      const usage = new FakeUsage();
+      const now = Date.now();
+      usage.add('k', now - 2 * HOUR);
+      usage.add('k', now - HOUR);
+      const { limiter } = await make({}, usage);
+      const own = limits({ windows: [{ requests: 2, hours: 5 }] });
+      const err = await refusal(limiter.admit('k', own));
+      expect(err).toMatchObject({ code: 1308, status: 429, retryable: false });
+      expect(err.message).toContain('2 requests per 5 hours');
+      expect(err.message).toContain(new Date(now - 2 * HOUR + 5 * HOUR).toISOString());
+      expect(err.retryAfter).toBeGreaterThan(3 * 3600 - 5);
+      expect(err.retryAfter).toBeLessThanOrEqual(3 * 3600);
+    });
+
+    it('usage window: the first full window answers; a window with room admits', async () => {
+      const usage = new FakeUsage();
+      const now = Date.now();
+      for (const ago of [50, 40, 30]) usage.add('k', now - ago * 60_000);
+      const { limiter } = await make({}, usage);
+      const err = await refusal(
+        limiter.admit(
+          'k',
+          limits({
+            windows: [
+              { requests: 100, hours: 5 },
+              { requests: 3, hours: 1 },
+            ],
+          }),
+        ),
+      );
+      expect(err.message).toContain('3 requests per 1 hours');
+      await limiter.admit('k', limits({ windows: [{ requests: 4, hours: 1 }] }));
+    });
+
+    it('a full window is answered before the per-minute and concurrency limits', async () => {
+      const usage = new FakeUsage();
+      usage.add('k', Date.now() - 1000);
+      const { limiter } = await make({}, usage);
+      const own = limits({ concurrent: 1, requests_per_minute: 1, windows: [{ requests: 1, hours: 1 }] });
+      expect((await refusal(limiter.admit('k', own))).code).toBe(1308);
+    });
+  });
+}

@@ -1,0 +1,135 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMetricsServer } from '../../src/server/metrics/metrics-server.js';
+import { type SlowUpstream, startSlowUpstream, upstreamModels } from '../helpers/slow-chat-upstream.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+const CHAT = '/paas/v4/chat/completions';
+const chatBody = (stream: boolean) => ({
+  model: 'gen-4.6',
+  stream,
+  messages: [{ role: 'user', content: 'hi' }],
+});
+
+/** The value of one sample line of a Prometheus text exposition, or undefined. */
+function sample(text: string, name: string, labels: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+const unlabelled = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+
+describe('metrics off (the default)', () => {
+  it('no /metrics route and no metrics object', async () => {
+    const t = await createTestApp();
+    try {
+      expect(t.app.platformMetrics).toBeUndefined();
+      const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 1222 });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('metrics on', () => {
+  let upstream: SlowUpstream;
+  let t: TestApp;
+  beforeAll(async () => {
+    upstream = await startSlowUpstream({ chunks: 10, delayMs: 30 });
+    t = await createTestApp({ ...upstreamModels(upstream.baseUrl), metrics: { enabled: true } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await upstream.close();
+  });
+
+  const scrape = async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    return res.body;
+  };
+
+  it('counts requests by operation, status and API code, with latency histograms and tokens by model', async () => {
+    expect((await t.post(CHAT, chatBody(false))).status).toBe(200);
+    expect((await t.post(CHAT, chatBody(false), null)).status).toBe(401);
+    expect((await t.post(CHAT, { model: 'gen-4.6', messages: 'nope' })).status).toBe(400);
+    const text = await scrape();
+    expect(text).toContain('# TYPE gen_platform_requests_total counter');
+    expect(sample(text, 'gen_platform_requests_total', 'operation="chat.completions",status="200",code="0"')).toBe(1);
+    expect(sample(text, 'gen_platform_requests_total', 'operation="chat.completions",status="401",code="1001"')).toBe(
+      1,
+    );
+    expect(sample(text, 'gen_platform_requests_total', 'status="400",code="1214"')).toBe(1);
+    expect(sample(text, 'gen_platform_request_duration_seconds_bucket', 'le="+Inf",operation="chat.completions"')).toBe(
+      3,
+    );
+    expect(sample(text, 'gen_platform_tokens_total', 'model="gen-4.6",direction="out"')).toBe(10);
+    expect(sample(text, 'gen_platform_tokens_total', 'model="gen-4.6",direction="in"')).toBeGreaterThan(0);
+    expect(text).toContain('gen_platform_usage_records_queued');
+    expect(text).toContain('gen_platform_process_resident_memory_bytes');
+  });
+
+  it('counts the streams open while they are, and a stream once it has ended', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const res = await fetch(`${base}${CHAT}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(chatBody(true)),
+    });
+    expect(res.status).toBe(200);
+    const open = await (await fetch(`${base}/metrics`)).text();
+    expect(unlabelled(open, 'gen_platform_streams_open')).toBe(1);
+    const body = await res.text();
+    expect(body).toContain('data: [DONE]');
+    const after = await (await fetch(`${base}/metrics`)).text();
+    expect(unlabelled(after, 'gen_platform_streams_open')).toBe(0);
+  });
+
+  it('serves the same registry on a port of its own (metrics.port)', async () => {
+    const server = await startMetricsServer(t.app.platformMetrics!, '127.0.0.1', 0);
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const res = await fetch(`${base}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('gen_platform_requests_total');
+      expect((await fetch(`${base}/other`)).status).toBe(404);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('engine load metrics', () => {
+  it('a pool of deployments reports requests in flight and health per model code, once it is in use', async () => {
+    const upstream = await startSlowUpstream({ chunks: 10, delayMs: 50 });
+    const deployment = { engine: 'openai-compatible', base_url: upstream.baseUrl, model: 'stand-in' };
+    const t = await createTestApp({
+      embedded: { default_model: '' },
+      models: { 'gen-4.6': { deployments: [deployment, { ...deployment, max_output: 4096 }] } },
+      metrics: { enabled: true },
+    });
+    try {
+      const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(await scrape()).not.toContain('gen_platform_engine_in_flight{');
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      const res = await fetch(`${base}${CHAT}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(chatBody(true)),
+      });
+      const during = await scrape();
+      expect(sample(during, 'gen_platform_engine_in_flight', 'model="gen-4.6"')).toBe(1);
+      expect(sample(during, 'gen_platform_engine_up', 'model="gen-4.6"')).toBe(1);
+      await res.text();
+      expect(sample(await scrape(), 'gen_platform_engine_in_flight', 'model="gen-4.6"')).toBe(0);
+    } finally {
+      await t.close();
+      await upstream.close();
+    }
+  });
+});
