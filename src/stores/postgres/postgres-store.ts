@@ -9,6 +9,7 @@ import {
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { PostgresAccounts } from './postgres-accounts.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -26,9 +27,11 @@ export interface PostgresStoreOptions {
 /** The store shared by several server processes. */
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
+  readonly accounts: PostgresAccounts;
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
+    this.accounts = new PostgresAccounts(pool);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
