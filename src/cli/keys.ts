@@ -6,7 +6,7 @@ import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
 
 export const KEYS_USAGE = `Usage:
-  gen-platform keys create --name NAME [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]
+  gen-platform keys create --name NAME [--account ID|EMAIL] [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]
   gen-platform keys list
   gen-platform keys revoke ID
 Every command takes --data DIR and --config FILE (or GEN_PLATFORM_DATA / GEN_PLATFORM_CONFIG).`;
@@ -41,6 +41,7 @@ function parseLimits(v: { concurrent?: string; rpm?: string; window?: string[] }
 export async function keysCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {
     name: { type: 'string' },
+    account: { type: 'string' },
     endpoints: { type: 'string' },
     concurrent: { type: 'string' },
     rpm: { type: 'string' },
@@ -63,11 +64,15 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
       case 'create': {
         const name = values.name as string | undefined;
         if (!name) throw new UsageError('keys create needs --name NAME');
+        const accountArg = values.account as string | undefined;
+        const holder = accountArg === undefined ? undefined : await services.accounts.findAccount(accountArg);
+        if (accountArg !== undefined && !holder) throw new UsageError(`--account: no account "${accountArg}"`);
         const { key, record } = await services.keys.create({
           name,
           endpoints: parseEndpoints(values.endpoints as string | undefined),
           limits: parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }),
         });
+        if (holder) await services.store.accounts.setKeyOwner(record.id, holder.id);
         env.out(`Created key ${record.id} (${record.name}) for endpoints: ${record.endpoints.join(', ')}.`);
         env.out('The key is shown only this once:');
         env.out(key);

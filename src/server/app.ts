@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
+import { consoleRoutes } from '../routes/console/index.js';
 import { fileRoutes } from '../routes/files.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
@@ -112,5 +113,6 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   });
   await app.register(adminRoutes, { prefix: '/admin', services });
   await app.register(fileRoutes, { files: services.files });
+  await app.register(consoleRoutes, { services });
   return app;
 }
