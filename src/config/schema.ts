@@ -113,7 +113,7 @@ export const ConfigSchema = Type.Object(
         sign_in_attempts: Type.Integer({
           default: 10,
           minimum: 1,
-          description: 'Failed sign-ins allowed per client address and per account in 15 minutes.',
+          description: 'Failed sign-ins allowed per account in 15 minutes (per client address: five times as many).',
         }),
       },
       { additionalProperties: false, default: {} },

@@ -5,7 +5,7 @@ import type { Store } from '../../stores/types.js';
 import type { KeyService } from '../keys/key-service.js';
 import { hashPassword, newPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
-import { SignInLimiter } from './sign-in-limiter.js';
+import { SignInLimiter, type Subject } from './sign-in-limiter.js';
 
 export interface AccountServiceOptions {
   store: Store;
@@ -34,6 +34,7 @@ export class AccountService {
   private readonly keys: KeyService;
   private readonly sessionMs: number;
   private readonly limiter: SignInLimiter;
+  private readonly attempts: number;
   private readonly now: () => number;
   // A stand-in hash checked when the email is unknown, so a miss takes as long as a wrong password.
   private decoy: Promise<string> | undefined;
@@ -43,7 +44,8 @@ export class AccountService {
     this.keys = options.keys;
     this.sessionMs = options.sessionMs;
     this.now = options.now ?? Date.now;
-    this.limiter = new SignInLimiter(options.signInAttempts, this.now);
+    this.limiter = new SignInLimiter(this.now);
+    this.attempts = options.signInAttempts;
   }
 
   /** Creates an account holder with an initial password, returned here only. */
@@ -88,7 +90,7 @@ export class AccountService {
   }
 
   async signInAdmin(adminKey: string, client: string): Promise<OpenSession> {
-    const subjects = [`ip:${client}`];
+    const subjects = [this.address(client)];
     this.checkLimit(subjects);
     const key = await this.keys.authenticate(`Bearer ${adminKey}`).catch(() => undefined);
     if (key?.role !== 'admin') {
@@ -101,7 +103,7 @@ export class AccountService {
 
   async signInAccount(emailInput: string, password: string, client: string): Promise<OpenSession> {
     const email = emailInput.trim().toLowerCase();
-    const subjects = [`ip:${client}`, `email:${email}`];
+    const subjects = [this.address(client), { key: `email:${email}`, allowed: this.attempts }];
     this.checkLimit(subjects);
     const account = await this.store.accounts.findAccountByEmail(email);
     const ok = await verifyPassword(password, account?.passwordHash ?? (await this.decoyHash()));
@@ -141,7 +143,12 @@ export class AccountService {
     return this.decoy;
   }
 
-  private checkLimit(subjects: string[]): void {
+  // An address may be shared (an office, a proxy), so it is allowed more failures than one account.
+  private address(client: string): Subject {
+    return { key: `ip:${client}`, allowed: this.attempts * 5 };
+  }
+
+  private checkLimit(subjects: Subject[]): void {
     const wait = this.limiter.retryAfter(subjects);
     if (wait > 0)
       throw new ApiError(1303, `Too many failed sign-ins: try again in ${wait} seconds`, { retryAfter: wait });

@@ -1,5 +1,11 @@
 const WINDOW_MS = 15 * 60_000;
 
+/** A subject of the count (`ip:…`, `email:…`) and the failures it is allowed in the window. */
+export interface Subject {
+  key: string;
+  allowed: number;
+}
+
 /**
  * Counts failed sign-ins per client address and per account, in memory: a guesser is slowed per
  * process, which with scrypt's cost per attempt is what makes password guessing impractical.
@@ -7,31 +13,29 @@ const WINDOW_MS = 15 * 60_000;
 export class SignInLimiter {
   private readonly failures = new Map<string, number[]>();
 
-  constructor(
-    private readonly allowed: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** Seconds until one of `subjects` may try again, or 0 when all may try now. */
-  retryAfter(subjects: string[]): number {
+  retryAfter(subjects: Subject[]): number {
     const now = this.now();
     let wait = 0;
-    for (const subject of subjects) {
-      const times = this.recent(subject, now);
-      if (times.length >= this.allowed) wait = Math.max(wait, Math.ceil((times[0]! + WINDOW_MS - now) / 1000));
+    for (const { key, allowed } of subjects) {
+      const times = this.recent(key, now);
+      if (times.length >= allowed) wait = Math.max(wait, Math.ceil((times[0]! + WINDOW_MS - now) / 1000));
     }
     return wait;
   }
 
-  fail(subjects: string[]): void {
+  fail(subjects: Subject[]): void {
     const now = this.now();
-    for (const subject of subjects) this.failures.set(subject, [...this.recent(subject, now), now]);
+    for (const { key } of subjects) this.failures.set(key, [...this.recent(key, now), now]);
     // Bounded: a flood of distinct addresses cannot grow the map past a size worth sweeping.
     if (this.failures.size > 10_000) for (const s of this.failures.keys()) this.recent(s, now);
   }
 
-  succeed(subjects: string[]): void {
-    for (const subject of subjects) this.failures.delete(subject);
+  /** A success clears the account's count, not the address's: one good password cannot hide many guesses. */
+  succeed(subjects: Subject[]): void {
+    for (const { key } of subjects) if (!key.startsWith('ip:')) this.failures.delete(key);
   }
 
   private recent(subject: string, now: number): number[] {
