@@ -43,6 +43,8 @@ export interface AccountStore {
   getAccount(id: string): Promise<AccountRecord | undefined>;
   findAccountByEmail(email: string): Promise<AccountRecord | undefined>;
   listAccounts(): Promise<AccountRecord[]>;
+  /** Replaces the password hash and ends the account's sessions except `keepSession`; false when no such account. */
+  setPasswordHash(id: string, passwordHash: string, keepSession?: string): Promise<boolean>;
   /** Marks the account disabled and ends its sessions; false when no such account. */
   disableAccount(id: string, at: number): Promise<boolean>;
 

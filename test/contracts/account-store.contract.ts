@@ -73,6 +73,16 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
       expect(await s.getSession('h2', 50)).toBeUndefined();
     });
 
+    it("changing a password ends the account's other sessions", async () => {
+      await s.createSession({ idHash: 'p1', accountId: 'acc2', csrfToken: 'c', createdAt: 10, expiresAt: 1e12 });
+      await s.createSession({ idHash: 'p2', accountId: 'acc2', csrfToken: 'c', createdAt: 10, expiresAt: 1e12 });
+      expect(await s.setPasswordHash('acc2', 'scrypt$new', 'p1')).toBe(true);
+      expect((await s.getAccount('acc2'))?.passwordHash).toBe('scrypt$new');
+      expect(await s.getSession('p1', 20)).toBeDefined();
+      expect(await s.getSession('p2', 20)).toBeUndefined();
+      expect(await s.setPasswordHash('nope', 'x')).toBe(false);
+    });
+
     it('disabling an account keeps the first time and ends its sessions only', async () => {
       await s.createSession({ idHash: 'h3', accountId: 'acc1', csrfToken: 'c', createdAt: 10, expiresAt: 1e12 });
       await s.createSession({ idHash: 'h4', accountId: undefined, csrfToken: 'c', createdAt: 10, expiresAt: 1e12 });

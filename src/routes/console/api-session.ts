@@ -3,7 +3,7 @@ import { ApiError, missingField } from '../../errors/api-error.js';
 import { principalView } from '../../services/accounts/principal.js';
 import type { PlatformServices } from '../../services/platform-services.js';
 import { principalOf } from './principal-of.js';
-import { SignInBody } from './schemas.js';
+import { PasswordBody, SignInBody } from './schemas.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 const hide = { hide: true };
@@ -49,5 +49,11 @@ export async function sessionRoutes(scope: FastifyInstance, services: PlatformSe
     await services.accounts.signOut(request.consoleSession!.session);
     clearSessionCookie(request, reply);
     return { signed_out: true };
+  });
+
+  scope.post('/password', { schema: { ...hide, body: PasswordBody } }, async (request) => {
+    const body = request.body as { current_password: string; new_password: string };
+    await services.accounts.changePassword(request.consoleSession!, body.current_password, body.new_password);
+    return { changed: true };
   });
 }

@@ -44,3 +44,11 @@ export const UsageQuery = Type.Object(
   { days: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Days back from today, 1 to 366.' })) },
   { additionalProperties: false },
 );
+
+export const PasswordBody = Type.Object(
+  {
+    current_password: Type.String({ minLength: 1, maxLength: 1024 }),
+    new_password: Type.String({ minLength: 10, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);

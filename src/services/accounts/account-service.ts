@@ -89,6 +89,20 @@ export class AccountService {
     return (await this.store.accounts.getAccount(id))!;
   }
 
+  /** An account holder replaces their password; their other sessions end. */
+  async changePassword(active: ActiveSession, current: string, next: string): Promise<void> {
+    if (active.principal.kind !== 'account')
+      throw new ApiError(1220, 'The admin signs in with the admin key, not a password');
+    const { account } = active.principal;
+    const subjects = [{ key: `email:${account.email}`, allowed: this.attempts }];
+    this.checkLimit(subjects);
+    if (!(await verifyPassword(current, account.passwordHash))) {
+      this.limiter.fail(subjects);
+      throw new ApiError(1214, "Invalid current_password: it is not the account's password");
+    }
+    await this.store.accounts.setPasswordHash(account.id, await hashPassword(next), active.session.idHash);
+  }
+
   async signInAdmin(adminKey: string, client: string): Promise<OpenSession> {
     const subjects = [this.address(client)];
     this.checkLimit(subjects);

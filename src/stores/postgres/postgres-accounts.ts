@@ -42,6 +42,16 @@ export class PostgresAccounts implements AccountStore {
     return rows.map(accountFromRow);
   }
 
+  async setPasswordHash(id: string, passwordHash: string, keepSession = ''): Promise<boolean> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      `WITH u AS (UPDATE accounts SET password_hash = $1 WHERE id = $2 RETURNING id),
+            s AS (DELETE FROM console_sessions WHERE account_id = $2 AND id_hash <> $3)
+       SELECT COUNT(*)::int AS n FROM u`,
+      [passwordHash, id, keepSession],
+    );
+    return (rows[0]?.n ?? 0) > 0;
+  }
+
   async disableAccount(id: string, at: number): Promise<boolean> {
     // One statement, so the account is disabled and its sessions ended together.
     const { rows } = await this.pool.query<{ n: number }>(

@@ -28,6 +28,8 @@ export class SqliteAccounts implements AccountStore {
       listAccounts: db.prepare('SELECT * FROM accounts ORDER BY created_at, id'),
       disable: db.prepare('UPDATE accounts SET disabled_at = COALESCE(disabled_at, ?) WHERE id = ?'),
       endSessions: db.prepare('DELETE FROM console_sessions WHERE account_id = ?'),
+      setPassword: db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ?'),
+      endOtherSessions: db.prepare('DELETE FROM console_sessions WHERE account_id = ? AND id_hash <> ?'),
       insertSession: db.prepare(
         'INSERT INTO console_sessions (id_hash, account_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
       ),
@@ -57,6 +59,14 @@ export class SqliteAccounts implements AccountStore {
 
   async listAccounts(): Promise<AccountRecord[]> {
     return (this.stmts.listAccounts.all() as AccountRow[]).map(accountFromRow);
+  }
+
+  async setPasswordHash(id: string, passwordHash: string, keepSession = ''): Promise<boolean> {
+    return this.db.transaction(() => {
+      const changed = this.stmts.setPassword.run(passwordHash, id).changes > 0;
+      this.stmts.endOtherSessions.run(id, keepSession);
+      return changed;
+    })();
   }
 
   async disableAccount(id: string, at: number): Promise<boolean> {

@@ -87,6 +87,26 @@ describe('console in Chromium: account holders, CSRF and session expiry', { time
     await Promise.all([ada.close(), bob.close(), admin.close()]);
   });
 
+  it('an account holder replaces the initial password', async () => {
+    const page = await s.browser.newPage({ viewport: DESKTOP });
+    await signInAs(page, s.base, 'ada@example.test', holders['ada@example.test']!);
+    await page.getByRole('link', { name: 'Password' }).click();
+    await page.getByLabel('Current password').fill(holders['ada@example.test']!);
+    await page.getByLabel('New password', { exact: true }).fill('a much better passphrase');
+    await page.getByLabel('Repeat the new password').fill('a much better passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor();
+    const signIn = (password: string) =>
+      fetch(`${s.base}/console/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.test', password }),
+      });
+    expect((await signIn(holders['ada@example.test']!)).status).toBe(401);
+    expect((await signIn('a much better passphrase')).status).toBe(200);
+    await page.close();
+  });
+
   it('a wrong password is refused, and repeated failures are rate-limited', async () => {
     const page = await s.browser.newPage({ viewport: DESKTOP });
     await page.goto(`${s.base}/console`);

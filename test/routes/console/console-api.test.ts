@@ -123,4 +123,32 @@ describe('console API: sessions, keys and accounts', () => {
     const days = await admin.call('GET', '/console/api/usage?days=0');
     expect(days.body).toMatchObject({ error: { code: '1214', message: expect.stringMatching(/days/) } });
   });
+
+  it("changes an account holder's password, ending their other sessions; the admin has none to change", async () => {
+    const { password } = await t.services.accounts.createAccount({ name: 'P', email: 'p@example.test' });
+    const first = await signIn(t.app, { email: 'p@example.test', password });
+    const second = await signIn(t.app, { email: 'P@Example.test', password });
+    const short = await first.call('POST', '/console/api/password', {
+      current_password: password,
+      new_password: 'short',
+    });
+    expect(short.body).toMatchObject({ error: { code: '1214', message: expect.stringMatching(/new_password/) } });
+    const wrong = await first.call('POST', '/console/api/password', {
+      current_password: 'not it',
+      new_password: 'long enough now',
+    });
+    expect(wrong.body).toMatchObject({ error: { code: '1214', message: expect.stringMatching(/current_password/) } });
+    const ok = await first.call('POST', '/console/api/password', {
+      current_password: password,
+      new_password: 'long enough now',
+    });
+    expect(ok.status).toBe(200);
+    expect((await first.call('GET', '/console/api/keys')).status).toBe(200);
+    expect((await second.call('GET', '/console/api/keys')).status).toBe(401);
+    const byAdmin = await admin.call('POST', '/console/api/password', {
+      current_password: 'x',
+      new_password: 'y'.repeat(10),
+    });
+    expect(byAdmin.status).toBe(403);
+  });
 });

@@ -3,16 +3,18 @@ import { api, type SessionInfo, setSession, whenSignedOut } from './api';
 import { forgetKeys } from './key-memory';
 import { AccountsPage } from './pages/accounts';
 import { KeysPage } from './pages/keys';
+import { PasswordPage } from './pages/password';
 import { SignIn } from './pages/sign-in';
 import { UsagePage } from './pages/usage';
 import { Playground } from './playground/playground';
 
-type Route = 'keys' | 'usage' | 'playground' | 'accounts';
-const ROUTES: { route: Route; label: string; adminOnly?: boolean }[] = [
+type Route = 'keys' | 'usage' | 'playground' | 'accounts' | 'password';
+const ROUTES: { route: Route; label: string; adminOnly?: boolean; accountOnly?: boolean }[] = [
   { route: 'keys', label: 'Keys' },
   { route: 'usage', label: 'Usage' },
   { route: 'playground', label: 'Playground' },
   { route: 'accounts', label: 'Accounts', adminOnly: true },
+  { route: 'password', label: 'Password', accountOnly: true },
 ];
 
 const currentRoute = (): Route => {
@@ -66,7 +68,7 @@ export function App() {
     );
   }
   const isAdmin = session.principal.kind === 'admin';
-  const visible = ROUTES.filter((r) => isAdmin || !r.adminOnly);
+  const visible = ROUTES.filter((r) => (isAdmin ? !r.accountOnly : !r.adminOnly));
   const page = visible.some((r) => r.route === route) ? route : 'keys';
   return (
     <>
@@ -98,6 +100,7 @@ export function App() {
         {page === 'usage' && <UsagePage />}
         {page === 'playground' && <Playground />}
         {page === 'accounts' && <AccountsPage />}
+        {page === 'password' && <PasswordPage />}
       </main>
     </>
   );
