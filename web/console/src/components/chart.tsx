@@ -9,6 +9,9 @@ export interface ChartSeries {
 
 const PALETTE = ['#2563eb', '#db2777', '#16a34a', '#ea580c', '#7c3aed', '#0891b2', '#ca8a04', '#dc2626'];
 
+// Whole-number steps for the y axis: counts of requests and tokens have no halves.
+const WHOLE_STEPS = Array.from({ length: 10 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
+
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
 /**
@@ -25,7 +28,7 @@ export function Chart({ title, days, series }: { title: string; days: number[]; 
       width: el.clientWidth || 600,
       height: 220,
       scales: { x: { time: true } },
-      axes: [axis, { ...axis, size: 60 }],
+      axes: [axis, { ...axis, size: 60, incrs: WHOLE_STEPS }],
       series: [
         {},
         ...series.map((s, i) => ({
