@@ -84,6 +84,7 @@ describe('console in Chromium: account holders, CSRF and session expiry', { time
     await signInAsAdmin(admin, s.base);
     await admin.getByText('ada-key').waitFor();
     await admin.getByText('bob-key').waitFor();
+    await expect.poll(() => admin.getByRole('row', { name: /ada-key/ }).textContent()).toContain('Ada Lovelace');
     await Promise.all([ada.close(), bob.close(), admin.close()]);
   });
 

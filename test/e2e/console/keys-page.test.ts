@@ -51,6 +51,8 @@ describe('console in Chromium: the admin signs in, creates a key, sees its usage
     const key = await createKeyInUi(page, 'browser-key');
     expect(key).toMatch(/^[^.\s]+\.[^.\s]+$/);
     expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    // Focus lands on the new key, selected, ready to copy.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-key');
     await screenshot(page, 'keys-new-key-desktop');
 
     expect((await webSearch(s.base, key)).status).toBe(200);
@@ -61,7 +63,8 @@ describe('console in Chromium: the admin signs in, creates a key, sees its usage
     const row = page.getByRole('row', { name: /browser-key/ });
     await expect.poll(() => row.textContent()).toContain('active');
     expect(await row.textContent()).toContain('general');
-    expect(await row.getByRole('cell').nth(4).textContent()).not.toBe('—');
+    expect(await row.getByRole('cell').nth(5).textContent()).not.toBe('—');
+    expect(await row.getByRole('cell').nth(0).textContent()).toBe('Admin');
 
     await page.getByRole('link', { name: 'Usage' }).click();
     const usageRow = page.getByRole('row', { name: /browser-key/ });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type ConsoleKey, formatTime, type SessionInfo } from '../api';
+import { type Account, api, type ConsoleKey, formatTime, type SessionInfo } from '../api';
 import { Confirm } from '../components/confirm';
 import { CopyField } from '../components/copy-field';
 import { rememberKey } from '../key-memory';
@@ -22,6 +22,7 @@ export function KeysPage({ session }: { session: SessionInfo }) {
   const [created, setCreated] = useState<{ name: string; key: string } | undefined>();
   const [revoking, setRevoking] = useState<ConsoleKey | undefined>();
   const [status, setStatus] = useState('');
+  const [holders, setHolders] = useState<Map<string, Account>>(new Map());
 
   const load = () =>
     api
@@ -30,7 +31,9 @@ export function KeysPage({ session }: { session: SessionInfo }) {
       .catch((e: Error) => setError(e.message));
   useEffect(() => {
     load();
+    if (isAdmin) api.accounts().then((list) => setHolders(new Map(list.map((a) => [a.id, a]))));
   }, []);
+  const holderName = (k: ConsoleKey) => (k.account_id ? (holders.get(k.account_id)?.name ?? k.account_id) : 'Admin');
 
   const revoke = async (key: ConsoleKey) => {
     setRevoking(undefined);
@@ -105,6 +108,7 @@ export function KeysPage({ session }: { session: SessionInfo }) {
             <thead>
               <tr>
                 <th scope="col">Name</th>
+                {isAdmin && <th scope="col">Holder</th>}
                 <th scope="col">Id</th>
                 <th scope="col">Endpoints</th>
                 <th scope="col">Limits</th>
@@ -123,6 +127,7 @@ export function KeysPage({ session }: { session: SessionInfo }) {
                     {k.name}
                     {k.role === 'admin' && <span class="badge">admin</span>}
                   </th>
+                  {isAdmin && <td data-label="Holder">{holderName(k)}</td>}
                   <td data-label="Id">
                     <code>{k.id}</code>
                   </td>
