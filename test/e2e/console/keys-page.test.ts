@@ -39,9 +39,13 @@ describe('console in Chromium: the admin signs in, creates a key, sees its usage
     await page.getByLabel('Admin key').fill(ADMIN_KEY);
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Create key' }).waitFor();
-    // The first Tab stop is the skip link; focus is always visible and reaches the main actions.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    // From the page's heading, Tab reaches "Create key"; Enter opens the form with focus in Name.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Create key');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-name');
+    await page.keyboard.press('Escape');
     await page.close();
   });
 
@@ -85,6 +89,7 @@ describe('console in Chromium: the admin signs in, creates a key, sees its usage
     await page.getByRole('button', { name: 'Revoke', exact: true }).click();
     await expect.poll(() => row.textContent()).toContain('revoked');
     expect(await page.getByRole('button', { name: 'Revoke browser-key' }).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('keys-title');
     const refused = await webSearch(s.base, key);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: { code: '1004' } });

@@ -49,10 +49,10 @@ export function App() {
     return () => removeEventListener('hashchange', onHash);
   }, []);
 
-  // After a route change, move focus to the page's heading so screen readers announce it.
+  // After signing in and after a route change, move focus to the page's heading so screen readers announce it.
   useEffect(() => {
     main.current?.querySelector<HTMLElement>('h1')?.focus();
-  }, [route]);
+  }, [route, session]);
 
   if (session === null) return <p class="loading">Loading…</p>;
   if (!session) {

@@ -41,6 +41,8 @@ export function KeysPage({ session }: { session: SessionInfo }) {
       await api.revokeKey(key.id);
       setStatus(`Key ${key.name} revoked.`);
       await load();
+      // The row's button is gone: focus goes back to the page's heading rather than nowhere.
+      document.getElementById('keys-title')?.focus();
     } catch (e) {
       setError((e as Error).message);
     }
