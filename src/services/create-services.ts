@@ -59,6 +59,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       keys,
       sessionMs: config.console.session_hours * 3_600_000,
       signInAttempts: config.console.sign_in_attempts,
+      configuredAdmin: config.security.admin_key !== undefined,
     }),
     keyAccess: new KeyAccess(store, keys, usage, config.limits),
     limiter,

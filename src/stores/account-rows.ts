@@ -31,6 +31,7 @@ export const accountToParams = (a: AccountRecord): unknown[] => [
 export interface SessionRow {
   id_hash: string;
   account_id: string | null;
+  admin_key_id: string | null;
   csrf_token: string;
   created_at: number | string;
   expires_at: number | string;
@@ -39,6 +40,7 @@ export interface SessionRow {
 export const sessionFromRow = (row: SessionRow): SessionRecord => ({
   idHash: row.id_hash,
   accountId: row.account_id ?? undefined,
+  adminKeyId: row.admin_key_id ?? undefined,
   csrfToken: row.csrf_token,
   createdAt: Number(row.created_at),
   expiresAt: Number(row.expires_at),
@@ -47,6 +49,7 @@ export const sessionFromRow = (row: SessionRow): SessionRecord => ({
 export const sessionToParams = (s: SessionRecord): unknown[] => [
   s.idHash,
   s.accountId ?? null,
+  s.adminKeyId ?? null,
   s.csrfToken,
   s.createdAt,
   s.expiresAt,

@@ -20,6 +20,8 @@ export interface SessionRecord {
   idHash: string;
   /** undefined = the admin's session. */
   accountId: string | undefined;
+  /** For the admin's session, the admin key it was opened with: revoking that key ends it. */
+  adminKeyId: string | undefined;
   csrfToken: string;
   createdAt: number;
   expiresAt: number;

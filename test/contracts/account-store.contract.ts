@@ -60,8 +60,22 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
     });
 
     it('keeps sessions until they expire or are deleted', async () => {
-      const session = { idHash: 'h1', accountId: 'acc1', csrfToken: 'c1', createdAt: 10, expiresAt: 100 };
-      const admin = { idHash: 'h2', accountId: undefined, csrfToken: 'c2', createdAt: 10, expiresAt: 200 };
+      const session = {
+        idHash: 'h1',
+        accountId: 'acc1',
+        adminKeyId: undefined,
+        csrfToken: 'c1',
+        createdAt: 10,
+        expiresAt: 100,
+      };
+      const admin = {
+        idHash: 'h2',
+        accountId: undefined,
+        adminKeyId: 'k-admin',
+        csrfToken: 'c2',
+        createdAt: 10,
+        expiresAt: 200,
+      };
       await s.createSession(session);
       await s.createSession(admin);
       expect(await s.getSession('h1', 50)).toEqual(session);
@@ -74,8 +88,22 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
     });
 
     it("changing a password ends the account's other sessions", async () => {
-      await s.createSession({ idHash: 'p1', accountId: 'acc2', csrfToken: 'c', createdAt: 10, expiresAt: 1e12 });
-      await s.createSession({ idHash: 'p2', accountId: 'acc2', csrfToken: 'c', createdAt: 10, expiresAt: 1e12 });
+      await s.createSession({
+        idHash: 'p1',
+        accountId: 'acc2',
+        adminKeyId: undefined,
+        csrfToken: 'c',
+        createdAt: 10,
+        expiresAt: 1e12,
+      });
+      await s.createSession({
+        idHash: 'p2',
+        accountId: 'acc2',
+        adminKeyId: undefined,
+        csrfToken: 'c',
+        createdAt: 10,
+        expiresAt: 1e12,
+      });
       expect(await s.setPasswordHash('acc2', 'scrypt$new', 'p1')).toBe(true);
       expect((await s.getAccount('acc2'))?.passwordHash).toBe('scrypt$new');
       expect(await s.getSession('p1', 20)).toBeDefined();
@@ -84,8 +112,22 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
     });
 
     it('disabling an account keeps the first time and ends its sessions only', async () => {
-      await s.createSession({ idHash: 'h3', accountId: 'acc1', csrfToken: 'c', createdAt: 10, expiresAt: 1e12 });
-      await s.createSession({ idHash: 'h4', accountId: undefined, csrfToken: 'c', createdAt: 10, expiresAt: 1e12 });
+      await s.createSession({
+        idHash: 'h3',
+        accountId: 'acc1',
+        adminKeyId: undefined,
+        csrfToken: 'c',
+        createdAt: 10,
+        expiresAt: 1e12,
+      });
+      await s.createSession({
+        idHash: 'h4',
+        accountId: undefined,
+        adminKeyId: 'admin',
+        csrfToken: 'c',
+        createdAt: 10,
+        expiresAt: 1e12,
+      });
       expect(await s.disableAccount('acc1', 5_000)).toBe(true);
       expect(await s.disableAccount('acc1', 6_000)).toBe(true);
       expect((await s.getAccount('acc1'))?.disabledAt).toBe(5_000);

@@ -12,6 +12,8 @@ export interface AccountServiceOptions {
   keys: KeyService;
   sessionMs: number;
   signInAttempts: number;
+  /** Whether an admin key is configured (its sessions carry the key id `admin`). */
+  configuredAdmin?: boolean;
   now?: () => number;
 }
 
@@ -35,6 +37,7 @@ export class AccountService {
   private readonly sessionMs: number;
   private readonly limiter: SignInLimiter;
   private readonly attempts: number;
+  private readonly configuredAdmin: boolean;
   private readonly now: () => number;
   // A stand-in hash checked when the email is unknown, so a miss takes as long as a wrong password.
   private decoy: Promise<string> | undefined;
@@ -46,6 +49,7 @@ export class AccountService {
     this.now = options.now ?? Date.now;
     this.limiter = new SignInLimiter(this.now);
     this.attempts = options.signInAttempts;
+    this.configuredAdmin = options.configuredAdmin ?? false;
   }
 
   /** Creates an account holder with an initial password, returned here only. */
@@ -112,7 +116,7 @@ export class AccountService {
       throw new ApiError(1000, 'Sign-in failed: that is not an admin key');
     }
     this.limiter.succeed(subjects);
-    return this.openSession(undefined);
+    return this.openSession(undefined, key.id);
   }
 
   async signInAccount(emailInput: string, password: string, client: string): Promise<OpenSession> {
@@ -127,7 +131,7 @@ export class AccountService {
     }
     if (account.disabledAt !== undefined) throw new ApiError(1004, 'Sign-in failed: this account is disabled');
     this.limiter.succeed(subjects);
-    return this.openSession(account.id);
+    return this.openSession(account.id, undefined);
   }
 
   /** The live session behind a cookie token, with whom it acts for; undefined when none. */
@@ -135,7 +139,9 @@ export class AccountService {
     if (!token) return undefined;
     const session = await this.store.accounts.getSession(hashToken(token), this.now());
     if (!session) return undefined;
-    if (session.accountId === undefined) return { session, principal: { kind: 'admin' } };
+    if (session.accountId === undefined) {
+      return (await this.adminKeyActive(session.adminKeyId)) ? { session, principal: { kind: 'admin' } } : undefined;
+    }
     const account = await this.store.accounts.getAccount(session.accountId);
     if (!account || account.disabledAt !== undefined) return undefined;
     return { session, principal: { kind: 'account', account } };
@@ -150,6 +156,14 @@ export class AccountService {
 
   async signOut(session: SessionRecord): Promise<void> {
     await this.store.accounts.deleteSession(session.idHash);
+  }
+
+  /** The configured admin key (id `admin`) lasts as long as the configuration; a stored one until revoked. */
+  private async adminKeyActive(id: string | undefined): Promise<boolean> {
+    if (id === undefined) return false;
+    if (id === 'admin') return this.configuredAdmin;
+    const key = await this.keys.get(id);
+    return key?.role === 'admin' && key.revokedAt === undefined;
   }
 
   private decoyHash(): Promise<string> {
@@ -168,12 +182,13 @@ export class AccountService {
       throw new ApiError(1303, `Too many failed sign-ins: try again in ${wait} seconds`, { retryAfter: wait });
   }
 
-  private async openSession(accountId: string | undefined): Promise<OpenSession> {
+  private async openSession(accountId: string | undefined, adminKeyId: string | undefined): Promise<OpenSession> {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     const session: SessionRecord = {
       idHash: hashToken(token),
       accountId,
+      adminKeyId,
       csrfToken: randomBytes(24).toString('base64url'),
       createdAt: now,
       expiresAt: now + this.sessionMs,

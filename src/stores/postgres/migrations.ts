@@ -55,6 +55,7 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = 
       CREATE TABLE console_sessions (
         id_hash TEXT PRIMARY KEY,
         account_id TEXT,
+        admin_key_id TEXT,
         csrf_token TEXT NOT NULL,
         created_at BIGINT NOT NULL,
         expires_at BIGINT NOT NULL

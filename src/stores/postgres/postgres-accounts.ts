@@ -65,7 +65,7 @@ export class PostgresAccounts implements AccountStore {
 
   async createSession(session: SessionRecord): Promise<void> {
     await this.pool.query(
-      'INSERT INTO console_sessions (id_hash, account_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      'INSERT INTO console_sessions (id_hash, account_id, admin_key_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
       sessionToParams(session),
     );
   }

@@ -55,6 +55,7 @@ export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE TABLE console_sessions (
         id_hash TEXT PRIMARY KEY,
         account_id TEXT,
+        admin_key_id TEXT,
         csrf_token TEXT NOT NULL,
         created_at INTEGER NOT NULL,
         expires_at INTEGER NOT NULL

@@ -31,7 +31,7 @@ export class SqliteAccounts implements AccountStore {
       setPassword: db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ?'),
       endOtherSessions: db.prepare('DELETE FROM console_sessions WHERE account_id = ? AND id_hash <> ?'),
       insertSession: db.prepare(
-        'INSERT INTO console_sessions (id_hash, account_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO console_sessions (id_hash, account_id, admin_key_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       getSession: db.prepare('SELECT * FROM console_sessions WHERE id_hash = ? AND expires_at > ?'),
       deleteSession: db.prepare('DELETE FROM console_sessions WHERE id_hash = ?'),

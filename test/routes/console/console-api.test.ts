@@ -151,4 +151,19 @@ describe('console API: sessions, keys and accounts', () => {
     });
     expect(byAdmin.status).toBe(403);
   });
+
+  it('a session opened with a stored admin key ends when that key is revoked', async () => {
+    const stored = await t.services.keys.create({ name: 'ops', role: 'admin', endpoints: [] });
+    const session = await signIn(t.app, { admin_key: stored.key });
+    expect((await session.call('GET', '/console/api/keys')).status).toBe(200);
+    await t.services.keys.revoke(stored.record.id);
+    expect((await session.call('GET', '/console/api/keys')).status).toBe(401);
+    // The configured key's sessions are unaffected.
+    expect((await admin.call('GET', '/console/api/keys')).status).toBe(200);
+  });
+
+  it('a user key is not an admin key', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/console/api/session', payload: { admin_key: t.key } });
+    expect(res.statusCode).toBe(401);
+  });
 });
