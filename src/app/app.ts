@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
+import { consoleRoutes } from '../routes/console/index.js';
 import { fileRoutes } from '../routes/files.js';
 import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from '../server/docs-page.js';
 import { sendApiError } from '../server/error-body.js';
@@ -117,5 +118,6 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   });
   await app.register(adminRoutes, { prefix: '/admin', services });
   await app.register(fileRoutes, { files: services.files });
+  await app.register(consoleRoutes, { services });
   return app;
 }

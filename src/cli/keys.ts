@@ -11,12 +11,13 @@ export const KEYS_HELP: CommandHelp = {
   group: 'API keys',
   summary: 'create, list and revoke the API keys clients send as `Authorization: Bearer KEY`',
   usage: [
-    'keys create --name NAME [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]',
+    'keys create --name NAME [--account ID|EMAIL] [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]',
     'keys list',
     'keys revoke ID',
   ],
   options: [
     ['--name NAME', 'what the key is for (shown by `keys list`)'],
+    ['--account ID|EMAIL', 'the console account that owns the key (default: the admin)'],
     ['--endpoints LIST', 'general and/or coding: the bases the key may call (default general)'],
     ['--concurrent N', 'requests at once for this key (default: limits.concurrent)'],
     ['--rpm N', 'requests per minute for this key'],
@@ -56,6 +57,7 @@ function parseLimits(v: { concurrent?: string; rpm?: string; window?: string[] }
 export async function keysCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {
     name: { type: 'string' },
+    account: { type: 'string' },
     endpoints: { type: 'string' },
     concurrent: { type: 'string' },
     rpm: { type: 'string' },
@@ -79,11 +81,15 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
       case 'create': {
         const name = values.name as string | undefined;
         if (!name) throw new UsageError('keys create needs --name NAME');
+        const accountArg = values.account as string | undefined;
+        const holder = accountArg === undefined ? undefined : await services.accounts.findAccount(accountArg);
+        if (accountArg !== undefined && !holder) throw new UsageError(`--account: no account "${accountArg}"`);
         const { key, record } = await services.keys.create({
           name,
           endpoints: parseEndpoints(values.endpoints as string | undefined),
           limits: parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }),
         });
+        if (holder) await services.store.accounts.setKeyOwner(record.id, holder.id);
         env.out(`Created key ${record.id} (${record.name}) for endpoints: ${record.endpoints.join(', ')}.`);
         env.out('The key is shown only this once:');
         env.out(key);

@@ -154,6 +154,23 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    console: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Serve the web console at `/console`.' }),
+        session_hours: Type.Number({
+          default: 12,
+          exclusiveMinimum: 0,
+          maximum: 8760,
+          description: 'How long a console sign-in lasts, in hours.',
+        }),
+        sign_in_attempts: Type.Integer({
+          default: 10,
+          minimum: 1,
+          description: 'Failed sign-ins allowed per account in 15 minutes (per client address: five times as many).',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     limits: Type.Object(
       {
         concurrent: KeyLimitsSchema.properties.concurrent,

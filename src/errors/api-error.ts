@@ -23,4 +23,5 @@ export class ApiError extends Error {
   }
 }
 
+export const missingField = (field: string) => new ApiError(1213, `Required field missing: ${field}`);
 export const invalidField = (field: string, rule: string) => new ApiError(1214, `Invalid ${field}: ${rule}`);

@@ -13,6 +13,13 @@ const CreateKeyBody = Type.Object({
     Type.Array(Type.Union([Type.Literal('general'), Type.Literal('coding')]), { minItems: 1, uniqueItems: true }),
   ),
   limits: Type.Optional(KeyLimitsSchema),
+  account: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 254,
+      description: 'Id or email of the console account that holds the key.',
+    }),
+  ),
 });
 const UsageQuery = Type.Object({
   since: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}$', description: 'Unix seconds.' })),
@@ -40,9 +47,18 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
     '/keys',
     { schema: { ...common, summary: 'Create an API key (shown once)', body: CreateKeyBody } },
     async (request) => {
-      const body = request.body as { name: string; endpoints?: Endpoint[]; limits?: typeof KeyLimitsSchema.static };
+      const { account, ...body } = request.body as {
+        name: string;
+        endpoints?: Endpoint[];
+        limits?: typeof KeyLimitsSchema.static;
+        account?: string;
+      };
+      // Without `account` the key is the admin's, as keys made by the CLI are.
+      const holder = account === undefined ? undefined : await services.accounts.findAccount(account);
+      if (account !== undefined && !holder) throw new ApiError(1214, `Invalid account: no account ${account}`);
       const { key, record } = await services.keys.create(body);
-      return { ...toKeyView(record), key };
+      if (holder) await services.store.accounts.setKeyOwner(record.id, holder.id);
+      return { ...toKeyView(record), ...(holder ? { account: holder.id } : {}), key };
     },
   );
 

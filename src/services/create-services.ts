@@ -6,6 +6,8 @@ import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
+import { AccountService } from './accounts/account-service.js';
+import { KeyAccess } from './accounts/key-access.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
 import { KeyService } from './keys/key-service.js';
@@ -53,6 +55,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
     files,
     store,
     keys,
+    accounts: new AccountService({
+      store,
+      keys,
+      sessionMs: config.console.session_hours * 3_600_000,
+      signInAttempts: config.console.sign_in_attempts,
+      configuredAdmin: config.security.admin_key !== undefined,
+    }),
+    keyAccess: new KeyAccess(store, keys, usage, config.limits),
     limiter,
     usage,
     chat,

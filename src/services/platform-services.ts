@@ -1,6 +1,8 @@
 import type { Config } from '../config/schema.js';
 import type { FileStore } from '../files/types.js';
 import type { Store } from '../stores/types.js';
+import type { AccountService } from './accounts/account-service.js';
+import type { KeyAccess } from './accounts/key-access.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { KeyService } from './keys/key-service.js';
@@ -16,6 +18,9 @@ export interface PlatformServices {
   config: Config;
   store: Store;
   keys: KeyService;
+  /** Console account holders and sessions, and keys as each of them may see them. */
+  accounts: AccountService;
+  keyAccess: KeyAccess;
   limiter: Limiter;
   usage: UsageRecorder;
   engines?: EngineDirectory;

@@ -10,6 +10,7 @@ import {
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { KEY_CHANNEL, KeyChangeListener, KeyRowCache } from './key-change-listener.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { PostgresAccounts } from './postgres-accounts.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -37,9 +38,11 @@ export class PostgresStore implements Store {
   private listener: KeyChangeListener | undefined;
   /** The schema in use, named in key-change notifications so other schemas' changes are ignored. */
   private schema = '';
+  readonly accounts: PostgresAccounts;
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
+    this.accounts = new PostgresAccounts(pool);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {

@@ -40,4 +40,32 @@ export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    // The console: account holders, their sessions, and which account holds which key.
+    version: 4,
+    sql: `
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        disabled_at INTEGER
+      );
+      CREATE TABLE console_sessions (
+        id_hash TEXT PRIMARY KEY,
+        account_id TEXT,
+        admin_key_id TEXT,
+        csrf_token TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX console_sessions_account ON console_sessions (account_id);
+      CREATE TABLE key_owners (
+        key_id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL
+      );
+      CREATE INDEX key_owners_account ON key_owners (account_id);
+    `,
+  },
 ];

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { toAccountView } from '../../services/accounts/principal.js';
+import type { PlatformServices } from '../../services/platform-services.js';
+import { requireAdmin } from './principal-of.js';
+import { CreateAccountBody, IdParams } from './schemas.js';
+
+const hide = { hide: true };
+
+/** Account holders, managed by the admin only. */
+export async function accountRoutes(scope: FastifyInstance, services: PlatformServices): Promise<void> {
+  scope.get('/accounts', { schema: hide }, async (request) => {
+    requireAdmin(request);
+    return { data: (await services.accounts.listAccounts()).map(toAccountView) };
+  });
+
+  scope.post('/accounts', { schema: { ...hide, body: CreateAccountBody } }, async (request) => {
+    requireAdmin(request);
+    const { account, password } = await services.accounts.createAccount(
+      request.body as { name: string; email: string },
+    );
+    return { ...toAccountView(account), password };
+  });
+
+  scope.post('/accounts/:id/disable', { schema: { ...hide, params: IdParams } }, async (request) => {
+    requireAdmin(request);
+    return toAccountView(await services.accounts.disableAccount((request.params as { id: string }).id));
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const COOKIE_NAME = 'gp_console';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** The session token from the request's cookies, if any. */
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === COOKIE_NAME) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/**
+ * HttpOnly (scripts never see it), SameSite=Strict (no cross-site request carries it), scoped to
+ * /console (the API under /paas never receives it), Secure whenever the client came over HTTPS.
+ */
+function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+  const parts = [`${COOKIE_NAME}=${value}`, 'Path=/console', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
+  if (request.protocol === 'https') parts.push('Secure');
+  return parts.join('; ');
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: number) {
+  reply.header('set-cookie', cookie(request, token, Math.max(0, Math.round((expiresAt - Date.now()) / 1000))));
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
+  reply.header('set-cookie', cookie(request, '', 0));
+}

@@ -1,0 +1,200 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../../errors/api-error.js';
+import type { AccountRecord, SessionRecord } from '../../stores/accounts.js';
+import type { Store } from '../../stores/types.js';
+import type { KeyService } from '../keys/key-service.js';
+import { hashPassword, newPassword, verifyPassword } from './passwords.js';
+import type { Principal } from './principal.js';
+import { SignInLimiter, type Subject } from './sign-in-limiter.js';
+
+export interface AccountServiceOptions {
+  store: Store;
+  keys: KeyService;
+  sessionMs: number;
+  signInAttempts: number;
+  /** Whether an admin key is configured (its sessions carry the key id `admin`). */
+  configuredAdmin?: boolean;
+  now?: () => number;
+}
+
+export interface OpenSession {
+  /** The cookie's value; only its hash is stored. */
+  token: string;
+  session: SessionRecord;
+}
+
+export interface ActiveSession {
+  session: SessionRecord;
+  principal: Principal;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Account holders and console sessions: sign-in by admin key or by email and password. */
+export class AccountService {
+  private readonly store: Store;
+  private readonly keys: KeyService;
+  private readonly sessionMs: number;
+  private readonly limiter: SignInLimiter;
+  private readonly attempts: number;
+  private readonly configuredAdmin: boolean;
+  private readonly now: () => number;
+  // A stand-in hash checked when the email is unknown, so a miss takes as long as a wrong password.
+  private decoy: Promise<string> | undefined;
+
+  constructor(options: AccountServiceOptions) {
+    this.store = options.store;
+    this.keys = options.keys;
+    this.sessionMs = options.sessionMs;
+    this.now = options.now ?? Date.now;
+    this.limiter = new SignInLimiter(this.now);
+    this.attempts = options.signInAttempts;
+    this.configuredAdmin = options.configuredAdmin ?? false;
+  }
+
+  /** Creates an account holder with an initial password, returned here only. */
+  async createAccount(input: { name: string; email: string }): Promise<{ account: AccountRecord; password: string }> {
+    const email = input.email.trim().toLowerCase();
+    if (await this.store.accounts.findAccountByEmail(email)) {
+      throw new ApiError(1214, `Invalid email: an account with email ${email} already exists`);
+    }
+    const password = newPassword();
+    const account: AccountRecord = {
+      id: randomUUID().replaceAll('-', ''),
+      name: input.name.trim(),
+      email,
+      passwordHash: await hashPassword(password),
+      createdAt: this.now(),
+      disabledAt: undefined,
+    };
+    await this.store.accounts.createAccount(account);
+    return { account, password };
+  }
+
+  listAccounts(): Promise<AccountRecord[]> {
+    return this.store.accounts.listAccounts();
+  }
+
+  /** An account by id or email, for the CLI's and the admin API's `account`. */
+  async findAccount(idOrEmail: string): Promise<AccountRecord | undefined> {
+    return (
+      (await this.store.accounts.getAccount(idOrEmail)) ??
+      (await this.store.accounts.findAccountByEmail(idOrEmail.trim().toLowerCase()))
+    );
+  }
+
+  /** Disables the account: its holder is signed out and cannot sign in, and its keys are revoked. */
+  async disableAccount(id: string): Promise<AccountRecord> {
+    if (!(await this.store.accounts.disableAccount(id, this.now()))) {
+      throw new ApiError(1233, `Account ${id} does not exist`);
+    }
+    const owners = await this.store.accounts.keyOwners();
+    for (const [keyId, owner] of owners) if (owner === id) await this.keys.revoke(keyId);
+    return (await this.store.accounts.getAccount(id))!;
+  }
+
+  /** An account holder replaces their password; their other sessions end. */
+  async changePassword(active: ActiveSession, current: string, next: string): Promise<void> {
+    if (active.principal.kind !== 'account')
+      throw new ApiError(1220, 'The admin signs in with the admin key, not a password');
+    const { account } = active.principal;
+    const subjects = [{ key: `email:${account.email}`, allowed: this.attempts }];
+    this.checkLimit(subjects);
+    if (!(await verifyPassword(current, account.passwordHash))) {
+      this.limiter.fail(subjects);
+      throw new ApiError(1214, "Invalid current_password: it is not the account's password");
+    }
+    await this.store.accounts.setPasswordHash(account.id, await hashPassword(next), active.session.idHash);
+  }
+
+  async signInAdmin(adminKey: string, client: string): Promise<OpenSession> {
+    const subjects = [this.address(client)];
+    this.checkLimit(subjects);
+    const key = await this.keys.authenticate(`Bearer ${adminKey}`).catch(() => undefined);
+    if (key?.role !== 'admin') {
+      this.limiter.fail(subjects);
+      throw new ApiError(1000, 'Sign-in failed: that is not an admin key');
+    }
+    this.limiter.succeed(subjects);
+    return this.openSession(undefined, key.id);
+  }
+
+  async signInAccount(emailInput: string, password: string, client: string): Promise<OpenSession> {
+    const email = emailInput.trim().toLowerCase();
+    const subjects = [this.address(client), { key: `email:${email}`, allowed: this.attempts }];
+    this.checkLimit(subjects);
+    const account = await this.store.accounts.findAccountByEmail(email);
+    const ok = await verifyPassword(password, account?.passwordHash ?? (await this.decoyHash()));
+    if (!account || !ok) {
+      this.limiter.fail(subjects);
+      throw new ApiError(1000, 'Sign-in failed: wrong email or password');
+    }
+    if (account.disabledAt !== undefined) throw new ApiError(1004, 'Sign-in failed: this account is disabled');
+    this.limiter.succeed(subjects);
+    return this.openSession(account.id, undefined);
+  }
+
+  /** The live session behind a cookie token, with whom it acts for; undefined when none. */
+  async resume(token: string | undefined): Promise<ActiveSession | undefined> {
+    if (!token) return undefined;
+    const session = await this.store.accounts.getSession(hashToken(token), this.now());
+    if (!session) return undefined;
+    if (session.accountId === undefined) {
+      return (await this.adminKeyActive(session.adminKeyId)) ? { session, principal: { kind: 'admin' } } : undefined;
+    }
+    const account = await this.store.accounts.getAccount(session.accountId);
+    if (!account || account.disabledAt !== undefined) return undefined;
+    return { session, principal: { kind: 'account', account } };
+  }
+
+  csrfMatches(session: SessionRecord, token: string | undefined): boolean {
+    if (!token) return false;
+    const a = Buffer.from(token);
+    const b = Buffer.from(session.csrfToken);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  async signOut(session: SessionRecord): Promise<void> {
+    await this.store.accounts.deleteSession(session.idHash);
+  }
+
+  /** The configured admin key (id `admin`) lasts as long as the configuration; a stored one until revoked. */
+  private async adminKeyActive(id: string | undefined): Promise<boolean> {
+    if (id === undefined) return false;
+    if (id === 'admin') return this.configuredAdmin;
+    const key = await this.keys.get(id);
+    return key?.role === 'admin' && key.revokedAt === undefined;
+  }
+
+  private decoyHash(): Promise<string> {
+    if (!this.decoy) this.decoy = hashPassword(newPassword());
+    return this.decoy;
+  }
+
+  // An address may be shared (an office, a proxy), so it is allowed more failures than one account.
+  private address(client: string): Subject {
+    return { key: `ip:${client}`, allowed: this.attempts * 5 };
+  }
+
+  private checkLimit(subjects: Subject[]): void {
+    const wait = this.limiter.retryAfter(subjects);
+    if (wait > 0)
+      throw new ApiError(1303, `Too many failed sign-ins: try again in ${wait} seconds`, { retryAfter: wait });
+  }
+
+  private async openSession(accountId: string | undefined, adminKeyId: string | undefined): Promise<OpenSession> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.now();
+    const session: SessionRecord = {
+      idHash: hashToken(token),
+      accountId,
+      adminKeyId,
+      csrfToken: randomBytes(24).toString('base64url'),
+      createdAt: now,
+      expiresAt: now + this.sessionMs,
+    };
+    await this.store.accounts.deleteExpiredSessions(now);
+    await this.store.accounts.createSession(session);
+    return { token, session };
+  }
+}

@@ -1,0 +1,114 @@
+import type { KeyLimits } from '../../config/schema.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { DailyUsageRow } from '../../stores/accounts.js';
+import type { Endpoint, KeyRecord, Store } from '../../stores/types.js';
+import { type KeyService, type KeyView, toKeyView } from '../keys/key-service.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
+import type { Principal } from './principal.js';
+
+export interface ConsoleKeyView extends KeyView {
+  status: 'active' | 'revoked';
+  last_used_at: number | null;
+  /** The holder; null = the admin's key. */
+  account_id: string | null;
+}
+
+export interface NewConsoleKey {
+  name: string;
+  endpoints?: Endpoint[] | undefined;
+  limits?: Partial<Pick<KeyLimits, 'concurrent' | 'requests_per_minute'>> | undefined;
+  /** Admin only: the account that will hold the key. */
+  accountId?: string | undefined;
+}
+
+/** Keys and usage as a console principal may see them: the admin all, an account holder their own. */
+export class KeyAccess {
+  constructor(
+    private readonly store: Store,
+    private readonly keys: KeyService,
+    private readonly usage: UsageRecorder,
+    private readonly defaults: KeyLimits,
+  ) {}
+
+  async visibleKeys(principal: Principal): Promise<{ key: KeyRecord; owner: string | undefined }[]> {
+    const [all, owners] = await Promise.all([this.keys.list(), this.store.accounts.keyOwners()]);
+    const withOwner = all.map((key) => ({ key, owner: owners.get(key.id) }));
+    if (principal.kind === 'admin') return withOwner;
+    return withOwner.filter((k) => k.owner === principal.account.id);
+  }
+
+  async list(principal: Principal): Promise<ConsoleKeyView[]> {
+    const visible = await this.visibleKeys(principal);
+    await this.usage.flush();
+    const last = await this.store.accounts.lastUsed(visible.map((k) => k.key.id));
+    return visible.map(({ key, owner }) => ({
+      ...toKeyView(key),
+      status: key.revokedAt === undefined ? 'active' : 'revoked',
+      last_used_at: last.has(key.id) ? Math.floor(last.get(key.id)! / 1000) : null,
+      account_id: owner ?? null,
+    }));
+  }
+
+  async create(principal: Principal, input: NewConsoleKey): Promise<{ key: string; view: ConsoleKeyView }> {
+    let owner: string | undefined;
+    if (principal.kind === 'account') {
+      if (input.accountId !== undefined && input.accountId !== principal.account.id) {
+        throw new ApiError(1220, 'An account holder creates keys for their own account only');
+      }
+      owner = principal.account.id;
+    } else if (input.accountId) {
+      const account = await this.store.accounts.getAccount(input.accountId);
+      if (!account || account.disabledAt !== undefined) {
+        throw new ApiError(1214, `Invalid account_id: no active account ${input.accountId}`);
+      }
+      owner = account.id;
+    }
+    const limits = input.limits && this.limitsFor(principal, input.limits);
+    const { key, record } = await this.keys.create({ name: input.name, endpoints: input.endpoints, limits });
+    if (owner) await this.store.accounts.setKeyOwner(record.id, owner);
+    const view: ConsoleKeyView = {
+      ...toKeyView(record),
+      status: 'active',
+      last_used_at: null,
+      account_id: owner ?? null,
+    };
+    return { key, view };
+  }
+
+  async revoke(principal: Principal, id: string): Promise<void> {
+    const visible = await this.visibleKeys(principal);
+    // Another holder's key answers like a missing one: its existence is not theirs to learn.
+    if (!visible.some((k) => k.key.id === id)) throw new ApiError(1233, `API key ${id} does not exist`);
+    await this.keys.revoke(id);
+  }
+
+  async daily(principal: Principal, since: number): Promise<{ keys: ConsoleKeyView[]; rows: DailyUsageRow[] }> {
+    const keys = await this.list(principal);
+    const rows = await this.store.accounts.dailyUsage(
+      keys.map((k) => k.id),
+      since,
+    );
+    return { keys, rows };
+  }
+
+  /**
+   * An account holder may tighten the configured defaults, never loosen them: a value of 0 (no
+   * limit) or above a non-zero default is refused. The admin sets any limits.
+   */
+  private limitsFor(principal: Principal, asked: NonNullable<NewConsoleKey['limits']>): KeyLimits {
+    const limits: KeyLimits = {
+      concurrent: asked.concurrent ?? this.defaults.concurrent,
+      requests_per_minute: asked.requests_per_minute ?? this.defaults.requests_per_minute,
+      windows: this.defaults.windows,
+    };
+    if (principal.kind === 'account') {
+      for (const field of ['concurrent', 'requests_per_minute'] as const) {
+        const cap = this.defaults[field];
+        if (cap > 0 && (limits[field] === 0 || limits[field] > cap)) {
+          throw new ApiError(1214, `Invalid limits.${field}: must be between 1 and ${cap} (the server's default)`);
+        }
+      }
+    }
+    return limits;
+  }
+}

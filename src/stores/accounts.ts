@@ -1,0 +1,69 @@
+/**
+ * The console's part of the store seam (`store.accounts`): account holders, their sign-in sessions,
+ * which account holds which key, and the usage figures the console draws. Every implementation
+ * passes test/contracts/account-store.contract.ts. Times are Unix milliseconds.
+ */
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  /** Lower-cased; unique. */
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (base64url parts). */
+  passwordHash: string;
+  createdAt: number;
+  disabledAt: number | undefined;
+}
+
+export interface SessionRecord {
+  /** SHA-256 of the cookie's token, hex: a leaked table does not give sessions away. */
+  idHash: string;
+  /** undefined = the admin's session. */
+  accountId: string | undefined;
+  /** For the admin's session, the admin key it was opened with: revoking that key ends it. */
+  adminKeyId: string | undefined;
+  csrfToken: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** Requests and tokens of one key and model on one UTC day. */
+export interface DailyUsageRow {
+  /** The day's start, Unix ms (UTC). */
+  day: number;
+  keyId: string;
+  /** '' when the request named no model (reader, web search). */
+  model: string;
+  requests: number;
+  errors: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface AccountStore {
+  createAccount(account: AccountRecord): Promise<void>;
+  getAccount(id: string): Promise<AccountRecord | undefined>;
+  findAccountByEmail(email: string): Promise<AccountRecord | undefined>;
+  listAccounts(): Promise<AccountRecord[]>;
+  /** Replaces the password hash and ends the account's sessions except `keepSession`; false when no such account. */
+  setPasswordHash(id: string, passwordHash: string, keepSession?: string): Promise<boolean>;
+  /** Marks the account disabled and ends its sessions; false when no such account. */
+  disableAccount(id: string, at: number): Promise<boolean>;
+
+  createSession(session: SessionRecord): Promise<void>;
+  /** The session if it exists and has not expired at `now`. */
+  getSession(idHash: string, now: number): Promise<SessionRecord | undefined>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Drops expired sessions; returns how many. */
+  deleteExpiredSessions(now: number): Promise<number>;
+
+  /** Records that `accountId` holds key `keyId`; a key without an owner belongs to the admin. */
+  setKeyOwner(keyId: string, accountId: string): Promise<void>;
+  /** Owner of each key that has one, by key id. */
+  keyOwners(): Promise<Map<string, string>>;
+
+  /** Time of each key's latest request, by key id (keys never used are absent). */
+  lastUsed(keyIds: string[]): Promise<Map<string, number>>;
+  /** Per UTC day, key and model, from `since` on, ordered by day, key, model. */
+  dailyUsage(keyIds: string[], since: number): Promise<DailyUsageRow[]>;
+}
