@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PostgresFtsIndex } from '../../src/search/postgres-fts/index.js';
+import { runSearchEngineContract } from '../contracts/search-engine.contract.js';
 import { runSearchIndexContract } from '../contracts/search-index.contract.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -25,6 +26,19 @@ async function freshSchemaPool(): Promise<{ pool: pg.Pool; drop: () => Promise<v
     },
   };
 }
+
+runSearchEngineContract('postgres-fts index', async (corpus) => {
+  const { pool, drop } = await freshSchemaPool();
+  const index = await PostgresFtsIndex.create(pool);
+  await index.upsert(corpus);
+  return {
+    engine: index,
+    close: async () => {
+      await index.close();
+      await drop();
+    },
+  };
+});
 
 runSearchIndexContract('postgres-fts', async () => {
   const { pool, drop } = await freshSchemaPool();
