@@ -3,6 +3,7 @@
  * Every implementation passes test/contracts/store.contract.ts. Times are Unix milliseconds.
  */
 import type { KeyLimits } from '../config/schema.js';
+import type { TaskStore } from './tasks.js';
 
 export type Endpoint = 'general' | 'coding';
 export type KeyRole = 'user' | 'admin';
@@ -51,6 +52,9 @@ export interface UsageWindow {
 }
 
 export interface Store {
+  /** Asynchronous tasks (their own sub-interface and contract suite). */
+  readonly tasks: TaskStore;
+
   createKey(key: KeyRecord): Promise<void>;
   getKey(id: string): Promise<KeyRecord | undefined>;
   listKeys(): Promise<KeyRecord[]>;

@@ -9,6 +9,7 @@ import {
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { PostgresTaskStore } from './postgres-tasks.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -26,9 +27,11 @@ export interface PostgresStoreOptions {
 /** The store shared by several server processes. */
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
+  readonly tasks: PostgresTaskStore;
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
+    this.tasks = new PostgresTaskStore(pool);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {

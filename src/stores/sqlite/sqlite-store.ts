@@ -11,6 +11,7 @@ import {
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { SqliteTaskStore } from './sqlite-tasks.js';
 
 function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
@@ -32,6 +33,7 @@ function migrate(db: Database.Database): void {
 /** The embedded default store: one SQLite file, WAL mode so that CLI commands and the server share it. */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
+  readonly tasks: SqliteTaskStore;
   private readonly stmts;
   /**
    * Key rows read on every request, kept until any other connection commits (PRAGMA data_version
@@ -47,6 +49,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('synchronous = NORMAL');
     migrate(this.db);
+    this.tasks = new SqliteTaskStore(this.db);
     const db = this.db;
     this.stmts = {
       insertKey: db.prepare(
