@@ -8,12 +8,14 @@ import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
+import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { KeyService } from './keys/key-service.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
 import { KeyLimiter } from './limits/key-limiter.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
 import { readerOptions } from './reader-options.js';
+import { openSafetyService } from './safety/open-safety-service.js';
 import { openSearchService } from './search/open-search-service.js';
 import { TokenizerService } from './tokenizer/tokenizer-service.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
@@ -30,6 +32,7 @@ const quietLog: EngineContext['log'] = { info() {}, warn() {}, error() {} };
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<PlatformServices> {
   // Deployments are validated before anything is opened, so a bad one stops start-up cleanly.
   const deployments = resolveDeployments(config, CHAT_ENGINES);
+  checkImageDeployments(config);
   const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
   const store = await openStore(config);
   const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
@@ -44,6 +47,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const search = await openSearchService(config);
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
+  const safety = openSafetyService(config, engines, log);
+  const imaging = openImageService(config, { store, files, safety, log, configDir: context.configDir });
   const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
   return {
     config,
@@ -57,8 +62,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
     chat,
     tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
+    safety,
+    images: imaging?.images,
     async close() {
       stopSweeper();
+      await imaging?.close();
       await Promise.all([files.close(), engines.close(), reader.close(), search.close(), usage.flush()]);
       await store.close();
     },

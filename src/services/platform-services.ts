@@ -3,9 +3,11 @@ import type { FileStore } from '../files/types.js';
 import type { Store } from '../stores/types.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
+import type { ImageService } from './images/image-service.js';
 import type { KeyService } from './keys/key-service.js';
 import type { KeyLimiter } from './limits/key-limiter.js';
 import type { ReaderService } from './reader/index.js';
+import type { SafetyService } from './safety/safety-service.js';
 import type { SearchService } from './search/search-service.js';
 import type { TokenizerService } from './tokenizer/tokenizer-service.js';
 import type { UsageRecorder } from './usage/usage-recorder.js';
@@ -24,6 +26,10 @@ export interface PlatformServices {
   /** Generated files (images, agent artifacts), served at `/files/{id}`. */
   files: FileStore;
   search: SearchService;
+  /** Content safety (block terms, guard model): images now, agents and chat later. */
+  safety: SafetyService;
+  /** Image generation, sync and async; undefined when no image model is configured. */
+  images?: ImageService | undefined;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

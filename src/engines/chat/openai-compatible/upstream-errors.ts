@@ -40,7 +40,7 @@ export function isContextLengthError(status: number, body: string): boolean {
  * the details (upstream message, status, cause) that the client must not see.
  */
 export function upstreamFailure(
-  options: ResolvedOptions,
+  options: Pick<ResolvedOptions, 'label' | 'logger'>,
   what: string,
   details: Record<string, unknown>,
   cause?: unknown,
@@ -54,7 +54,11 @@ export function upstreamFailure(
 }
 
 /** Error for a non-2xx answer: 1261 when the upstream says the prompt is too long, else 1234. */
-export function statusError(options: ResolvedOptions, status: number, body: string): ApiError {
+export function statusError(
+  options: Pick<ResolvedOptions, 'label' | 'logger'>,
+  status: number,
+  body: string,
+): ApiError {
   const message = upstreamMessage(body);
   if (isContextLengthError(status, body)) {
     return new ApiError(1261, `Prompt exceeds the model's context window (upstream: ${message.slice(0, 300)})`);
