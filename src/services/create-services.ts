@@ -48,7 +48,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const safety = openSafetyService(config, engines, log);
-  const imaging = openImageService(config, { store, files, safety, log, configDir: context.configDir });
+  const imaging = await openImageService(config, { store, files, safety, log, configDir: context.configDir });
   const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
   return {
     config,

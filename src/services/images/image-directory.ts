@@ -50,6 +50,11 @@ export class ImageEngineDirectory {
     return pending;
   }
 
+  /** Starts every engine now, so that a bad deployment (a missing workflow file) stops start-up. */
+  async ready(): Promise<void> {
+    await Promise.all([...this.deployments.keys()].map((code) => this.get(code)));
+  }
+
   async close(): Promise<void> {
     const all = await Promise.allSettled([...this.engines.values()]);
     await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));

@@ -16,10 +16,10 @@ export const checkImageDeployments = (config: Config) => resolveImageDeployments
  * The image service and this process's task workers, when an image model is configured. The
  * workers start at once: tasks left by a process that stopped are taken up when their leases end.
  */
-export function openImageService(
+export async function openImageService(
   config: Config,
   deps: { store: Store; files: FileStore; safety: SafetyService; log: EngineContext['log']; configDir: string },
-): { images: ImageService; close(): Promise<void> } | undefined {
+): Promise<{ images: ImageService; close(): Promise<void> } | undefined> {
   const deployments = resolveImageDeployments(config, IMAGE_ENGINES);
   if (deployments.size === 0) return undefined;
   const c = config.images;
@@ -29,6 +29,7 @@ export function openImageService(
     maxImageBytes: c.max_image_bytes,
     timeoutMs: c.timeout_seconds * 1000,
   });
+  await engines.ready();
   const slots = new JobSlots(c.concurrency, c.queue_size);
   let workers: TaskWorkers | undefined;
   const images = new ImageService({
