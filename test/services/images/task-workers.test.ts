@@ -108,7 +108,13 @@ describe('task workers', () => {
         kinds: ['images.generations'],
       });
     let ran = 0;
-    const w = workers(async () => (ran++, '{}'), { maxAttempts: 2 });
+    const w = workers(
+      async () => {
+        ran++;
+        return '{}';
+      },
+      { maxAttempts: 2 },
+    );
     w.start();
     const task = await ended(id);
     await w.stop();

@@ -56,7 +56,14 @@ describe('guard verdicts', () => {
 describe('safety service', () => {
   it('reports level 3 for a clean text and 0 for a block term, without asking the guard', async () => {
     let asked = 0;
-    const s = new SafetyService({ blockTerms: ['nope'], guard: async () => (asked++, 'safe'), onGuardError: 'refuse' });
+    const s = new SafetyService({
+      blockTerms: ['nope'],
+      guard: async () => {
+        asked++;
+        return 'safe';
+      },
+      onGuardError: 'refuse',
+    });
     expect(await s.check('hello', 'user')).toMatchObject({ level: 3, verdict: 'safe' });
     expect(asked).toBe(1);
     expect(await s.check('nope', 'user')).toMatchObject({ level: 0, verdict: 'unsafe', reason: 'block term "nope"' });
