@@ -58,6 +58,11 @@ export interface TaskStore {
   complete(id: string, owner: string, result: string, now: number): Promise<boolean>;
   /** PROCESSING → FAIL by the lease holder; false when it was not the holder or the task ended. */
   fail(id: string, owner: string, error: TaskError, now: number): Promise<boolean>;
+  /**
+   * Gives a held task back to the queue at once, not counting the attempt (a graceful stop: the
+   * job was cancelled, not crashed); false when the worker no longer holds it.
+   */
+  release(id: string, owner: string, now: number): Promise<boolean>;
   /** PROCESSING tasks of these kinds that no worker holds at `now`: the queue's length. */
   countWaiting(kinds: readonly string[], now: number): Promise<number>;
 }

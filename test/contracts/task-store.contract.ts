@@ -91,6 +91,22 @@ export function runTaskStoreContract(label: string, setup: () => Promise<TaskSto
       expect(await t.complete(n.id, 'w2', '{"url":"x"}', 4_200)).toBe(true);
     });
 
+    it('takes a released task back into the queue at once, without counting the attempt', async () => {
+      const kinds = ['k-release'];
+      const n = task(1_000, { kind: 'k-release' });
+      await t.create(n);
+      await t.claim(claimOf('w1', 2_000, kinds));
+      expect(await t.release(n.id, 'w2', 2_100)).toBe(false);
+      expect(await t.release(n.id, 'w1', 2_100)).toBe(true);
+      expect(await t.countWaiting(kinds, 2_100)).toBe(1);
+      expect(await f.other.claim(claimOf('w2', 2_200, kinds))).toMatchObject({
+        id: n.id,
+        attempts: 1,
+        leaseOwner: 'w2',
+      });
+      expect(await t.release(n.id, 'w1', 2_300)).toBe(false);
+    });
+
     it('ends PROCESSING exactly once, with the result or the error', async () => {
       const kinds = ['k-end'];
       const ok = task(1_000, { kind: 'k-end' });

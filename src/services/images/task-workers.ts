@@ -23,12 +23,13 @@ export interface TaskWorkersOptions {
 /**
  * This process's task workers: whenever a slot is free they claim a task (leased), renew the lease
  * while it runs, and finish it SUCCESS or FAIL. A task whose lease ran out (its worker died) is
- * claimed again, up to `maxAttempts` starts; then it ends FAIL. On stop, running jobs are aborted
- * and left unfinished: their leases run out and a live process takes them up.
+ * claimed again, up to `maxAttempts` starts; then it ends FAIL. On stop, running jobs are cancelled
+ * and their tasks given back to the queue, so that a live process takes them up at once.
  */
 export class TaskWorkers {
   private readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly running = new Map<string, AbortController>();
+  private readonly works = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private pumping = false;
@@ -63,11 +64,14 @@ export class TaskWorkers {
       });
   }
 
+  /** Stops claiming, cancels running jobs and gives their tasks back to the queue (within ~5 s). */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.unsubscribe?.();
     for (const controller of this.running.values()) controller.abort(new Error('server stopping'));
+    const settled = Promise.allSettled([...this.works]);
+    await Promise.race([settled, new Promise((r) => setTimeout(r, 5_000).unref())]);
   }
 
   private now(): number {
@@ -92,7 +96,9 @@ export class TaskWorkers {
         this.releaseQuietly();
         return;
       }
-      void this.work(task);
+      const work = this.work(task);
+      this.works.add(work);
+      void work.finally(() => this.works.delete(work));
     }
   }
 
@@ -131,14 +137,25 @@ export class TaskWorkers {
         this.o.log.warn({ task: task.id }, 'image tasks: finished a task whose lease another worker holds');
       }
     } catch (err) {
-      // Stopping or a lost lease: the task is someone else's now, or will be after the lease.
-      if (controller.signal.aborted) return;
+      // Stopping: the task goes back to the queue for a live process. A lost lease: it is someone else's.
+      if (controller.signal.aborted) {
+        if (this.stopped) await this.giveBack(task);
+        return;
+      }
       this.o.log.error({ err, task: task.id }, 'image task failed');
       await this.finish(task, taskError(err));
     } finally {
       clearInterval(heartbeat);
       this.running.delete(task.id);
       this.o.slots.release();
+    }
+  }
+
+  private async giveBack(task: TaskRecord): Promise<void> {
+    try {
+      await this.o.tasks.release(task.id, this.owner, this.now());
+    } catch (err) {
+      this.o.log.warn({ err, task: task.id }, 'image tasks: giving a task back failed; its lease will expire');
     }
   }
 

@@ -58,6 +58,15 @@ export class PostgresTaskStore implements TaskStore {
     return this.finish(id, owner, now, 'FAIL', null, error);
   }
 
+  async release(id: string, owner: string, now: number): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE tasks SET lease_owner = NULL, lease_until = NULL, attempts = attempts - 1, updated_at = $1
+       WHERE id = $2 AND lease_owner = $3 AND status = 'PROCESSING'`,
+      [now, id, owner],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
   async countWaiting(kinds: readonly string[], now: number): Promise<number> {
     const { rows } = await this.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${FREE}`, [
       now,

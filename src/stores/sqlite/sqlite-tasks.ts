@@ -36,6 +36,10 @@ export class SqliteTaskStore implements TaskStore {
         `UPDATE tasks SET status = ?, result = ?, error_code = ?, error_message = ?, lease_until = NULL, updated_at = ?
          WHERE id = ? AND lease_owner = ? AND status = 'PROCESSING'`,
       ),
+      release: db.prepare(
+        `UPDATE tasks SET lease_owner = NULL, lease_until = NULL, attempts = attempts - 1, updated_at = ?
+         WHERE id = ? AND lease_owner = ? AND status = 'PROCESSING'`,
+      ),
       waiting: db.prepare(`SELECT COUNT(*) FROM tasks WHERE ${FREE} AND ${KINDS}`).pluck(),
     };
   }
@@ -66,6 +70,10 @@ export class SqliteTaskStore implements TaskStore {
 
   async fail(id: string, owner: string, error: TaskError, now: number): Promise<boolean> {
     return this.stmts.finish.run('FAIL', null, error.code, error.message, now, id, owner).changes > 0;
+  }
+
+  async release(id: string, owner: string, now: number): Promise<boolean> {
+    return this.stmts.release.run(now, id, owner).changes > 0;
   }
 
   async countWaiting(kinds: readonly string[], now: number): Promise<number> {

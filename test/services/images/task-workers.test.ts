@@ -148,4 +148,22 @@ describe('task workers', () => {
     await w.stop();
     expect((await store.tasks.get(id))?.status).toBe('PROCESSING');
   });
+
+  it('give running tasks back to the queue on stop, without counting the attempt', async () => {
+    const id = await addTask();
+    const w = workers(
+      (_task, signal) =>
+        new Promise<string>((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(signal.reason));
+        }),
+    );
+    w.start();
+    await expect.poll(async () => (await store.tasks.get(id))?.leaseOwner).toBeDefined();
+    await w.stop();
+    expect(await store.tasks.get(id)).toMatchObject({ status: 'PROCESSING', attempts: 0, leaseOwner: undefined });
+    const next = workers(async () => '{}');
+    next.start();
+    expect(await ended(id)).toMatchObject({ status: 'SUCCESS', attempts: 1 });
+    await next.stop();
+  });
 });
