@@ -89,7 +89,8 @@ export class TaskWorkers {
           kinds: this.o.kinds,
         });
       } catch (err) {
-        this.o.slots.release();
+        // Not a freed slot worth waking for: the next poll retries, rather than a hot loop on a failing store.
+        this.releaseQuietly();
         throw err;
       }
       if (!task) {

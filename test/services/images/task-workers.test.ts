@@ -166,4 +166,32 @@ describe('task workers', () => {
     expect(await ended(id)).toMatchObject({ status: 'SUCCESS', attempts: 1 });
     await next.stop();
   });
+
+  it('retry a failing store at the poll interval, not in a hot loop', async () => {
+    let claims = 0;
+    const failing = {
+      ...store.tasks,
+      claim: async () => {
+        claims++;
+        throw new Error('database down');
+      },
+    };
+    const slots = new JobSlots(2, 10);
+    const w = new TaskWorkers({
+      tasks: failing,
+      slots,
+      kinds: ['images.generations'],
+      run: async () => '{}',
+      leaseMs: 1000,
+      pollMs: 100,
+      maxAttempts: 3,
+      log,
+    });
+    w.start();
+    await new Promise((r) => setTimeout(r, 450));
+    await w.stop();
+    expect(claims).toBeGreaterThanOrEqual(2);
+    expect(claims).toBeLessThanOrEqual(8);
+    expect(slots.inUse).toBe(0);
+  });
 });
