@@ -6,7 +6,7 @@ import { ApiError } from '../../../src/errors/api-error.js';
 import { JobSlots } from '../../../src/services/images/job-slots.js';
 import { TaskWorkers } from '../../../src/services/images/task-workers.js';
 import { SqliteStore } from '../../../src/stores/sqlite/sqlite-store.js';
-import type { TaskRecord } from '../../../src/stores/tasks.js';
+import type { TaskRecord, TaskStore } from '../../../src/stores/tasks.js';
 
 const log = { error() {}, warn() {} };
 let dir: string;
@@ -169,13 +169,13 @@ describe('task workers', () => {
 
   it('retry a failing store at the poll interval, not in a hot loop', async () => {
     let claims = 0;
-    const failing = {
-      ...store.tasks,
+    // The real store with a claim that fails, as when the database is unreachable.
+    const failing: TaskStore = Object.assign(Object.create(store.tasks) as TaskStore, {
       claim: async () => {
         claims++;
         throw new Error('database down');
       },
-    };
+    });
     const slots = new JobSlots(2, 10);
     const w = new TaskWorkers({
       tasks: failing,
