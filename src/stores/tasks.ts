@@ -63,6 +63,8 @@ export interface TaskStore {
    * job was cancelled, not crashed); false when the worker no longer holds it.
    */
   release(id: string, owner: string, now: number): Promise<boolean>;
+  /** Deletes tasks that ended (SUCCESS or FAIL) before `before`; returns how many. */
+  deleteEndedBefore(before: number): Promise<number>;
   /** PROCESSING tasks of these kinds that no worker holds at `now`: the queue's length. */
   countWaiting(kinds: readonly string[], now: number): Promise<number>;
 }

@@ -107,6 +107,21 @@ export function runTaskStoreContract(label: string, setup: () => Promise<TaskSto
       expect(await t.release(n.id, 'w1', 2_300)).toBe(false);
     });
 
+    it('deletes ended tasks older than a time, never running ones', async () => {
+      const kinds = ['k-sweep'];
+      const old = task(1_000, { kind: 'k-sweep' });
+      const running = task(1_001, { kind: 'k-sweep' });
+      const recent = task(1_002, { kind: 'k-sweep' });
+      for (const n of [old, running, recent]) await t.create(n);
+      for (let i = 0; i < 3; i++) await t.claim(claimOf('w1', 2_000, kinds));
+      await t.complete(old.id, 'w1', '{}', 3_000);
+      await t.fail(recent.id, 'w1', { code: 1234, message: 'x' }, 9_000);
+      expect(await t.deleteEndedBefore(5_000)).toBeGreaterThanOrEqual(1);
+      expect(await t.get(old.id)).toBeUndefined();
+      expect((await t.get(running.id))?.status).toBe('PROCESSING');
+      expect((await t.get(recent.id))?.status).toBe('FAIL');
+    });
+
     it('ends PROCESSING exactly once, with the result or the error', async () => {
       const kinds = ['k-end'];
       const ok = task(1_000, { kind: 'k-end' });

@@ -7,6 +7,7 @@ import type { SafetyService } from '../safety/safety-service.js';
 import { ImageEngineDirectory, resolveImageDeployments } from './image-directory.js';
 import { IMAGE_TASK_KIND, ImageService } from './image-service.js';
 import { JobSlots } from './job-slots.js';
+import { startTaskSweeper } from './task-sweeper.js';
 import { TaskWorkers } from './task-workers.js';
 
 /** Validates the image deployments (a bad one stops start-up); nothing is opened yet. */
@@ -52,9 +53,15 @@ export async function openImageService(
     log: deps.log,
   });
   workers.start();
+  const stopSweeper = startTaskSweeper(
+    deps.store.tasks,
+    { intervalMs: config.files.sweep_interval_seconds * 1000, keepMs: config.files.ttl * 1000 },
+    deps.log,
+  );
   return {
     images,
     async close() {
+      stopSweeper();
       await workers?.stop();
       await engines.close();
     },

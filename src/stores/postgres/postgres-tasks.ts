@@ -67,6 +67,13 @@ export class PostgresTaskStore implements TaskStore {
     return (result.rowCount ?? 0) > 0;
   }
 
+  async deleteEndedBefore(before: number): Promise<number> {
+    const result = await this.pool.query(`DELETE FROM tasks WHERE status <> 'PROCESSING' AND updated_at < $1`, [
+      before,
+    ]);
+    return result.rowCount ?? 0;
+  }
+
   async countWaiting(kinds: readonly string[], now: number): Promise<number> {
     const { rows } = await this.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${FREE}`, [
       now,

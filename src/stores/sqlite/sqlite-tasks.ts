@@ -40,6 +40,7 @@ export class SqliteTaskStore implements TaskStore {
         `UPDATE tasks SET lease_owner = NULL, lease_until = NULL, attempts = attempts - 1, updated_at = ?
          WHERE id = ? AND lease_owner = ? AND status = 'PROCESSING'`,
       ),
+      deleteEnded: db.prepare(`DELETE FROM tasks WHERE status <> 'PROCESSING' AND updated_at < ?`),
       waiting: db.prepare(`SELECT COUNT(*) FROM tasks WHERE ${FREE} AND ${KINDS}`).pluck(),
     };
   }
@@ -74,6 +75,10 @@ export class SqliteTaskStore implements TaskStore {
 
   async release(id: string, owner: string, now: number): Promise<boolean> {
     return this.stmts.release.run(now, id, owner).changes > 0;
+  }
+
+  async deleteEndedBefore(before: number): Promise<number> {
+    return this.stmts.deleteEnded.run(before).changes;
   }
 
   async countWaiting(kinds: readonly string[], now: number): Promise<number> {
