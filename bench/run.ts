@@ -53,6 +53,12 @@ export const MODULES: readonly ModuleEntry[] = [
     limitMinutes: 10,
   },
   {
+    name: 'images',
+    file: 'images.ts',
+    about: 'sync image call through the platform vs the same engine called directly; async tasks/s vs the worker limit',
+    limitMinutes: 10,
+  },
+  {
     name: 'reader',
     file: 'reader/run.ts',
     about: 'web reader extraction F1 and speed vs Readability on jsdom',

@@ -21,11 +21,17 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
-export async function startBenchApp(models: Record<string, unknown>): Promise<BenchApp> {
+export async function startBenchApp(
+  models: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<BenchApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gen-platform-bench-'));
   try {
     const file = path.join(dataDir, 'config.json');
-    writeFileSync(file, JSON.stringify({ log: { level: 'silent' }, embedded: { default_model: '' }, models }));
+    writeFileSync(
+      file,
+      JSON.stringify({ log: { level: 'silent' }, embedded: { default_model: '' }, models, ...extra }),
+    );
     const { config } = loadConfig({ file, cwd: dataDir, env: { GEN_PLATFORM_DATA: dataDir } });
     const services = await createServices(config, { configDir: dataDir });
     const app = await buildApp({ services });

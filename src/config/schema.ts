@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
 
 /**
  * The one configuration schema. Every key has its default here; docs/configuration.md is checked
@@ -259,6 +260,8 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    images: ImagesConfigSchema,
+    safety: SafetyConfigSchema,
     search: Type.Object(
       {
         default_engine: Type.String({

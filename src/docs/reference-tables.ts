@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ConfigSchema } from '../config/schema.js';
 import { CHAT_ENGINES } from '../engines/chat/registry.js';
+import { IMAGE_ENGINES } from '../engines/image/registry.js';
 import { ERROR_CODES } from '../errors/codes.js';
 
 /** Markdown tables that docs/*.md embed between markers; a test fails when a doc drifts. */
@@ -60,9 +61,20 @@ export function engineKeysTables(): string {
     .join('\n\n');
 }
 
+/** One table per image engine: the keys of a deployment under `models.gen-image.deployments[]`. */
+export function imageEngineKeysTables(): string {
+  return Object.entries(IMAGE_ENGINES)
+    .map(([name, factory]) => `### image \`engine: ${name}\`\n\n${keysTable(factory.schema)}`)
+    .join('\n\n');
+}
+
 export const GENERATED_SECTIONS: Record<string, Record<string, () => string>> = {
   'docs/errors.md': { 'error-codes': errorCodesTable },
-  'docs/configuration.md': { 'config-keys': configKeysTable, 'engine-keys': engineKeysTables },
+  'docs/configuration.md': {
+    'config-keys': configKeysTable,
+    'engine-keys': engineKeysTables,
+    'image-engine-keys': imageEngineKeysTables,
+  },
 };
 
 /** Replaces each `<!-- generated:NAME -->...<!-- /generated:NAME -->` block with its table. */

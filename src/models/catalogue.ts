@@ -96,6 +96,11 @@ export const OTHER_IMAGE_FAMILY: Omit<ImageModelSpec, 'code'> = {
 
 export const IMAGE_MODEL_CODES = IMAGE_MODELS.map((m) => m.code);
 
+/** Codes of the image family: their deployments name image engines, not chat engines. */
+export function isImageModelCode(code: string): boolean {
+  return IMAGE_MODEL_CODES.includes(code);
+}
+
 export function imageModel(code: string): ImageModelSpec {
   return IMAGE_MODELS.find((m) => m.code === code) ?? { code, ...OTHER_IMAGE_FAMILY };
 }

@@ -1,8 +1,12 @@
 import { AsyncImageGenerationBody, AsyncResultParams, ImageGenerationBody } from '../api/images.js';
 import { checkImageSize } from '../api/rules.js';
 import { ApiError } from '../errors/api-error.js';
+import { newPlatformId, unixSeconds } from '../server/ids.js';
+import { publicUrl } from '../server/public-url.js';
+import { filePath } from './files.js';
 import { notConfigured } from './not-configured.js';
 import { defineOperation } from './operation.js';
+import { taskView } from './task-view.js';
 
 export const imageGenerations = defineOperation<ImageGenerationBody>({
   id: 'images.generations',
@@ -12,8 +16,17 @@ export const imageGenerations = defineOperation<ImageGenerationBody>({
   summary: 'Generate an image (synchronous)',
   body: ImageGenerationBody,
   rules: (body) => checkImageSize(body.model, body.size),
-  async handle({ body }) {
-    throw notConfigured(`Image model ${body.model}`, `models.${body.model}`);
+  async handle({ body, services, signal, request }) {
+    const images = services.images;
+    if (!images) throw notConfigured(`Image model ${body.model}`, `models.${body.model}`);
+    const created = unixSeconds();
+    const { prompt, model, size, quality } = body;
+    const outcome = await images.generate({ model, prompt, size, quality }, signal);
+    return {
+      created,
+      data: [{ url: publicUrl(request, services.config.server.public_url, filePath(outcome.file)) }],
+      content_filter: outcome.contentFilter,
+    };
   },
 });
 
@@ -25,8 +38,14 @@ export const asyncImageGenerations = defineOperation<AsyncImageGenerationBody>({
   summary: 'Generate an image as an asynchronous task',
   body: AsyncImageGenerationBody,
   rules: (body) => checkImageSize(body.model, body.size),
-  async handle({ body }) {
-    throw notConfigured(`Image model ${body.model}`, `models.${body.model}`);
+  async handle({ body, services, key, clientRequestId }) {
+    const images = services.images;
+    if (!images) throw notConfigured(`Image model ${body.model}`, `models.${body.model}`);
+    const id = newPlatformId();
+    const requestId = clientRequestId ?? id;
+    const { prompt, model, size, quality } = body;
+    const task = await images.submit({ model, prompt, size, quality }, { id, requestId, keyId: key.id });
+    return { model: task.model, id: task.id, request_id: task.requestId, task_status: task.status };
   },
 });
 
@@ -37,8 +56,11 @@ export const asyncResult = defineOperation({
   base: 'paas',
   summary: 'The state and result of an asynchronous task',
   params: AsyncResultParams,
-  async handle({ params }) {
-    // No task store exists until an asynchronous operation is configured, so no id can be known.
-    throw new ApiError(1233, `Task ${params['id']} does not exist`);
+  async handle({ params, services, key, request }) {
+    const id = params['id']!;
+    // Without an image model no task can have been made here.
+    if (!services.images) throw new ApiError(1233, `Task ${id} does not exist`);
+    const task = await services.images.task(id, key.id);
+    return taskView(task, (file) => publicUrl(request, services.config.server.public_url, filePath(file)));
   },
 });

@@ -10,6 +10,7 @@ import { AccountService } from './accounts/account-service.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
+import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { KeyService } from './keys/key-service.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
 import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
@@ -17,6 +18,7 @@ import { openLimiter } from './limits/open-limiter.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
 import { readerOptions } from './reader-options.js';
+import { openSafetyService } from './safety/open-safety-service.js';
 import { openSearchService } from './search/open-search-service.js';
 import { TokenizerService } from './tokenizer/tokenizer-service.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
@@ -33,6 +35,7 @@ const quietLog: EngineContext['log'] = { info() {}, warn() {}, error() {} };
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<PlatformServices> {
   // Deployments are validated before anything is opened, so a bad one stops start-up cleanly.
   const deployments = resolveDeployments(config, CHAT_ENGINES);
+  checkImageDeployments(config);
   const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
   const store = await openStore(config);
   const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
@@ -47,6 +50,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const search = await openSearchService(config);
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
+  const safety = openSafetyService(config, engines, log);
+  const imaging = await openImageService(config, { store, files, safety, log, configDir: context.configDir });
   const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
   return {
     config,
@@ -69,8 +74,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
     tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
     shutdown: new ShutdownHooks(),
+    safety,
+    images: imaging?.images,
     async close() {
       stopSweeper();
+      await imaging?.close();
       await Promise.all([
         files.close(),
         engines.close(),

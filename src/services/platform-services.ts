@@ -5,10 +5,12 @@ import type { AccountService } from './accounts/account-service.js';
 import type { KeyAccess } from './accounts/key-access.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
+import type { ImageService } from './images/image-service.js';
 import type { KeyService } from './keys/key-service.js';
 import type { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
 import type { Limiter } from './limits/limiter.js';
 import type { ReaderService } from './reader/index.js';
+import type { SafetyService } from './safety/safety-service.js';
 import type { SearchService } from './search/search-service.js';
 import type { TokenizerService } from './tokenizer/tokenizer-service.js';
 import type { UsageRecorder } from './usage/usage-recorder.js';
@@ -32,6 +34,10 @@ export interface PlatformServices {
   search: SearchService;
   /** Long jobs register here to be let finish when the server drains (SIGTERM). */
   shutdown: ShutdownHooks;
+  /** Content safety (block terms, guard model): images now, agents and chat later. */
+  safety: SafetyService;
+  /** Image generation, sync and async; undefined when no image model is configured. */
+  images?: ImageService | undefined;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  */
 import type { KeyLimits } from '../config/schema.js';
 import type { AccountStore } from './accounts.js';
+import type { TaskStore } from './tasks.js';
 
 export type Endpoint = 'general' | 'coding';
 export type KeyRole = 'user' | 'admin';
@@ -54,6 +55,8 @@ export interface UsageWindow {
 export interface Store {
   /** The console's accounts, sessions, key owners and usage figures. */
   readonly accounts: AccountStore;
+  /** Asynchronous tasks (their own sub-interface and contract suite). */
+  readonly tasks: TaskStore;
 
   createKey(key: KeyRecord): Promise<void>;
   getKey(id: string): Promise<KeyRecord | undefined>;

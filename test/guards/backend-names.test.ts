@@ -15,6 +15,7 @@ const REGISTRIES = [
   'src/stores/open-store.ts',
   'src/search/open-index.ts',
   'src/search/open-engines.ts',
+  'src/engines/image/registry.ts',
   'src/services/limits/open-limiter.ts',
   // Writes GGUF test models for the embedded engine and a config that points it at them.
   'src/test-models/',

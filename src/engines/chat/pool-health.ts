@@ -1,7 +1,7 @@
 import type { ChatEngine } from './types.js';
 
-export interface Deployment {
-  readonly engine: ChatEngine;
+export interface Deployment<E = ChatEngine> {
+  readonly engine: E;
   readonly position: number;
   inFlight: number;
   /** Until when (ms since epoch) the deployment is skipped after a failure; 0 when healthy. */
@@ -13,23 +13,23 @@ export interface Deployment {
  * When every untried deployment is cooling down, the one that recovers first is tried rather than
  * failing outright, so a pool whose every member failed once can still serve.
  */
-export class DeploymentPicker {
-  readonly deployments: Deployment[];
+export class DeploymentPicker<E = ChatEngine> {
+  readonly deployments: Deployment<E>[];
   private cursor = 0;
 
   constructor(
-    engines: ChatEngine[],
+    engines: E[],
     private readonly cooldownMs: number,
     private readonly now: () => number,
   ) {
     this.deployments = engines.map((engine, position) => ({ engine, position, inFlight: 0, unhealthyUntil: 0 }));
   }
 
-  pick(tried: ReadonlySet<Deployment>): Deployment | undefined {
+  pick(tried: ReadonlySet<Deployment<E>>): Deployment<E> | undefined {
     const now = this.now();
     const count = this.deployments.length;
-    let best: Deployment | undefined;
-    let fallback: Deployment | undefined;
+    let best: Deployment<E> | undefined;
+    let fallback: Deployment<E> | undefined;
     for (let step = 0; step < count; step++) {
       const deployment = this.deployments[(this.cursor + step) % count]!;
       if (tried.has(deployment)) continue;
@@ -44,11 +44,11 @@ export class DeploymentPicker {
     return chosen;
   }
 
-  markUnhealthy(deployment: Deployment): void {
+  markUnhealthy(deployment: Deployment<E>): void {
     deployment.unhealthyUntil = this.now() + this.cooldownMs;
   }
 
-  markHealthy(deployment: Deployment): void {
+  markHealthy(deployment: Deployment<E>): void {
     deployment.unhealthyUntil = 0;
   }
 }

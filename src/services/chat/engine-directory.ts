@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigError } from '../../config/load.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
@@ -6,22 +7,22 @@ import type { ChatEngineFactory, EngineContext } from '../../engines/chat/factor
 import { createDeploymentPool } from '../../engines/chat/pool.js';
 import { EMBEDDED_ENGINE } from '../../engines/chat/registry.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
-import { CHAT_MODEL_CODES, TOKENIZER_MODEL_CODES } from '../../models/catalogue.js';
+import { CHAT_MODEL_CODES, isImageModelCode, TOKENIZER_MODEL_CODES } from '../../models/catalogue.js';
 import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
 import { furthestBehind, type ModelState } from '../models/model-state.js';
 
-interface Deployment {
-  factory: ChatEngineFactory;
+interface Deployment<F = ChatEngineFactory> {
+  factory: F;
   options: Record<string, unknown>;
   /** Deployments with equal options share one engine (one loaded model, one connection pool). */
   identity: string;
 }
 
-function validateDeployment(
+export function validateDeployment<F extends { readonly schema: TSchema }>(
   raw: DeploymentConfig,
   where: string,
-  factories: Readonly<Record<string, ChatEngineFactory>>,
-): Deployment {
+  factories: Readonly<Record<string, F>>,
+): Deployment<F> {
   const factory = factories[raw.engine];
   if (!factory)
     throw new ConfigError(
@@ -45,6 +46,8 @@ export function resolveDeployments(
 ): Map<string, Deployment[]> {
   const out = new Map<string, Deployment[]>();
   for (const [code, { deployments }] of Object.entries(config.models)) {
+    // Image codes belong to the image engines (services/images/image-directory.ts).
+    if (isImageModelCode(code)) continue;
     out.set(
       code,
       deployments.map((d, i) => validateDeployment(d, `models.${code}.deployments[${i}]`, factories)),

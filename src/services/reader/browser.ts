@@ -1,7 +1,7 @@
 import { type Browser, chromium, type Route } from 'playwright-core';
 import type { Agent } from 'undici';
+import { readBounded } from '../../net/body-reader.js';
 import { BlockedAddressError } from './address-guard.js';
-import { readBounded } from './body-reader.js';
 import type { Deadline } from './deadline.js';
 import { upstreamFailure } from './errors.js';
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Agent } from 'undici';
+import { readBounded, TooLargeError, UnsupportedEncodingError } from '../../net/body-reader.js';
 import { BlockedAddressError, DnsError } from './address-guard.js';
-import { readBounded, TooLargeError, UnsupportedEncodingError } from './body-reader.js';
 import type { Deadline } from './deadline.js';
 import { badUrl, blockedUrl, upstreamFailure } from './errors.js';
 

@@ -41,6 +41,30 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = 
     `,
   },
   {
+    // Asynchronous tasks (issue 9): leased rows; the partial index serves claims and the queue count.
+    version: 2,
+    sql: `
+      CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        model TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        input TEXT NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        error_code INTEGER,
+        error_message TEXT,
+        attempts INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX tasks_open ON tasks (created_at, id) WHERE status = 'PROCESSING';
+    `,
+  },
+  {
     // The console: account holders, their sessions, and which account holds which key.
     version: 4,
     sql: `

@@ -11,6 +11,7 @@ import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '..
 import { KEY_CHANNEL, KeyChangeListener, KeyRowCache } from './key-change-listener.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { PostgresAccounts } from './postgres-accounts.js';
+import { PostgresTaskStore } from './postgres-tasks.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -39,10 +40,12 @@ export class PostgresStore implements Store {
   /** The schema in use, named in key-change notifications so other schemas' changes are ignored. */
   private schema = '';
   readonly accounts: PostgresAccounts;
+  readonly tasks: PostgresTaskStore;
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
     this.accounts = new PostgresAccounts(pool);
+    this.tasks = new PostgresTaskStore(pool);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {

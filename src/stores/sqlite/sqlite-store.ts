@@ -12,6 +12,7 @@ import {
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
+import { SqliteTaskStore } from './sqlite-tasks.js';
 
 function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
@@ -34,6 +35,7 @@ function migrate(db: Database.Database): void {
 export class SqliteStore implements Store {
   readonly db: Database.Database;
   readonly accounts: SqliteAccounts;
+  readonly tasks: SqliteTaskStore;
   private readonly stmts;
   /**
    * Key rows read on every request, kept until any other connection commits (PRAGMA data_version
@@ -50,6 +52,7 @@ export class SqliteStore implements Store {
     this.db.pragma('synchronous = NORMAL');
     migrate(this.db);
     this.accounts = new SqliteAccounts(this.db);
+    this.tasks = new SqliteTaskStore(this.db);
     const db = this.db;
     this.stmts = {
       insertKey: db.prepare(

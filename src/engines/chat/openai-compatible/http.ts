@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
+import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
 import type { ResolvedOptions } from './options.js';
-import { describeCause, statusError, upstreamFailure } from './upstream-errors.js';
 
 export function createAgent(options: ResolvedOptions): Agent {
   return new Agent({

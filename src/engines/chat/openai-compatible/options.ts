@@ -1,11 +1,8 @@
+import type { UpstreamLogger } from '../../upstream-errors.js';
 import type { TokenCounter } from '../hf-tokenizer/hf-token-counter.js';
 import type { ChatEngineCapabilities } from '../types.js';
 
-/** Structured logger, shaped like pino's `(details, message)` so Fastify's logger fits as is. */
-export interface UpstreamLogger {
-  error(details: Record<string, unknown>, message: string): void;
-  warn(details: Record<string, unknown>, message: string): void;
-}
+export type { UpstreamLogger };
 
 /**
  * How the thinking switch reaches the upstream. Upstreams disagree on the field, so the config says

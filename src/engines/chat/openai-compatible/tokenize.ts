@@ -1,10 +1,10 @@
 import type { Agent } from 'undici';
 import { ApiError } from '../../../errors/api-error.js';
+import { upstreamFailure } from '../../upstream-errors.js';
 import type { ChatMessage, FunctionTool } from '../types.js';
 import { postJson } from './http.js';
 import type { ResolvedOptions } from './options.js';
 import { promptFields } from './request-body.js';
-import { upstreamFailure } from './upstream-errors.js';
 
 /**
  * Counts with vLLM's `POST /tokenize`, which applies the served model's chat template to messages and

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent, Dispatcher } from 'undici';
 import type { ApiError } from '../../../errors/api-error.js';
+import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
 import type { ChatStreamPart } from '../types.js';
 import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
 import type { ResolvedOptions } from './options.js';
 import { IncompleteStreamError, mapWholeReply, SseRelay } from './sse-relay.js';
-import { describeCause, statusError, upstreamFailure } from './upstream-errors.js';
 
 export interface CallTarget {
   options: ResolvedOptions;

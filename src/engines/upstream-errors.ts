@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../../../errors/api-error.js';
-import { RequestRefusedByBackend } from '../pool-errors.js';
-import type { ResolvedOptions } from './options.js';
+import { ApiError } from '../errors/api-error.js';
+import { RequestRefusedByBackend } from './chat/pool-errors.js';
+
+/** Structured logger, shaped like pino's `(details, message)` so Fastify's logger fits as is. */
+export interface UpstreamLogger {
+  error(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/** How an upstream is named in errors and logs. */
+export interface UpstreamLabel {
+  label: string;
+  logger: UpstreamLogger | undefined;
+}
 
 // vLLM / OpenAI: "maximum context length is"; llama.cpp server: "exceeds the available context size",
 // `exceed_context_size_error`; OpenAI: `context_length_exceeded`; SGLang: "longer than the model's context length".
@@ -40,7 +51,7 @@ export function isContextLengthError(status: number, body: string): boolean {
  * the details (upstream message, status, cause) that the client must not see.
  */
 export function upstreamFailure(
-  options: ResolvedOptions,
+  options: UpstreamLabel,
   what: string,
   details: Record<string, unknown>,
   cause?: unknown,
@@ -54,7 +65,7 @@ export function upstreamFailure(
 }
 
 /** Error for a non-2xx answer: 1261 when the upstream says the prompt is too long, else 1234. */
-export function statusError(options: ResolvedOptions, status: number, body: string): ApiError {
+export function statusError(options: UpstreamLabel, status: number, body: string): ApiError {
   const message = upstreamMessage(body);
   if (isContextLengthError(status, body)) {
     return new ApiError(1261, `Prompt exceeds the model's context window (upstream: ${message.slice(0, 300)})`);

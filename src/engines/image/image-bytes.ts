@@ -1,0 +1,35 @@
+import { type BackendHttp, backendFailure, callOk } from './http.js';
+import { sniffImageType } from './mime.js';
+import type { GeneratedImage } from './types.js';
+
+/** Bytes an engine sent as an image: they must be one, whatever the engine claimed. */
+export function imageFromBytes(http: BackendHttp, bytes: Buffer, metadata: Record<string, unknown>): GeneratedImage {
+  const mime = sniffImageType(bytes);
+  if (!mime) throw backendFailure(http, 'the engine answered something that is not a PNG, JPEG or WebP image');
+  return { bytes, mime, metadata };
+}
+
+export function imageFromBase64(http: BackendHttp, b64: string, metadata: Record<string, unknown>): GeneratedImage {
+  // Some servers send a data URL rather than bare base64.
+  const bare = b64.startsWith('data:') ? b64.slice(b64.indexOf(',') + 1) : b64;
+  return imageFromBytes(http, Buffer.from(bare, 'base64'), metadata);
+}
+
+/** Fetches an image URL at once (hosted APIs' URLs expire quickly), within the size bound. */
+export async function imageFromUrl(
+  http: BackendHttp,
+  url: string,
+  signal: AbortSignal,
+  metadata: Record<string, unknown>,
+): Promise<GeneratedImage> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch (err) {
+    throw backendFailure(http, 'the engine answered an image URL that is not a URL', {}, err);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw backendFailure(http, `the engine answered an image URL with scheme ${target.protocol}`);
+  const answer = await callOk(http, target, { method: 'GET' }, signal);
+  return imageFromBytes(http, answer.body, metadata);
+}

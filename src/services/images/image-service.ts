@@ -1,0 +1,149 @@
+import { randomInt } from 'node:crypto';
+import type { ImagesConfig } from '../../config/images-schema.js';
+import type { ImageQuality, ImageRequest } from '../../engines/image/types.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { FileStore, StoredFile } from '../../files/types.js';
+import { imageModel } from '../../models/catalogue.js';
+import type { TaskRecord, TaskStore } from '../../stores/tasks.js';
+import type { SafetyService } from '../safety/safety-service.js';
+import { contentFilter } from '../safety/safety-service.js';
+import { fitToSize } from './fit-size.js';
+import type { ImageEngineDirectory } from './image-directory.js';
+import type { JobSlots } from './job-slots.js';
+
+export const IMAGE_TASK_KIND = 'images.generations';
+
+export interface ImageInput {
+  model: string;
+  prompt: string;
+  size?: string | undefined;
+  quality?: ImageQuality | undefined;
+}
+
+export type ContentFilter = { role: string; level: number }[];
+
+/** A generated image: the stored file (the route makes its URL) and what the safety check saw. */
+export interface ImageOutcome {
+  file: Pick<StoredFile, 'id' | 'extension'>;
+  contentFilter: ContentFilter;
+}
+
+/** What a task row carries as input: the request with its defaults resolved, and the safety report. */
+interface TaskInput {
+  request: ImageRequest;
+  model: string;
+  contentFilter: ContentFilter;
+}
+
+export interface ImageServiceDeps {
+  engines: ImageEngineDirectory;
+  files: FileStore;
+  safety: SafetyService;
+  slots: JobSlots;
+  tasks: TaskStore;
+  config: ImagesConfig;
+  /** Tells this process's workers that a task is waiting (they also poll). */
+  kick?: () => void;
+}
+
+/** Image generation, sync and async, over one engine path: check, resolve, generate, fit, store. */
+export class ImageService {
+  constructor(private readonly deps: ImageServiceDeps) {}
+
+  /** Sync: the job runs in one of this process's slots while the caller waits (its signal cancels it). */
+  async generate(input: ImageInput, signal: AbortSignal): Promise<ImageOutcome> {
+    const prepared = await this.prepare(input, signal);
+    await this.deps.slots.acquire(signal);
+    try {
+      return { file: await this.run(prepared.model, prepared.request, signal), contentFilter: prepared.contentFilter };
+    } finally {
+      this.deps.slots.release();
+    }
+  }
+
+  /** Async: the task is written before its handle is returned; a worker (here or elsewhere) runs it. */
+  async submit(input: ImageInput, ids: { id: string; requestId: string; keyId: string }): Promise<TaskRecord> {
+    const prepared = await this.prepare(input, new AbortController().signal);
+    const { tasks, config } = this.deps;
+    const now = Date.now();
+    if ((await tasks.countWaiting([IMAGE_TASK_KIND], now)) >= config.queue_size) {
+      throw new ApiError(1305, 'Image generation is at capacity: the task queue is full, retry later', {
+        retryAfter: 10,
+      });
+    }
+    const task = { ...ids, kind: IMAGE_TASK_KIND, model: input.model, input: JSON.stringify(prepared), createdAt: now };
+    await tasks.create(task);
+    this.deps.kick?.();
+    return {
+      ...task,
+      status: 'PROCESSING',
+      result: undefined,
+      error: undefined,
+      attempts: 0,
+      leaseOwner: undefined,
+      leaseUntil: undefined,
+      updatedAt: now,
+    };
+  }
+
+  /** The task, if it exists and belongs to this key; another key's task is as if it did not exist. */
+  async task(id: string, keyId: string): Promise<TaskRecord> {
+    const task = await this.deps.tasks.get(id);
+    if (!task || task.keyId !== keyId) throw new ApiError(1233, `Task ${id} does not exist`);
+    return task;
+  }
+
+  /** Runs a claimed task's job; the JSON text of its result. */
+  async runTask(task: TaskRecord, signal: AbortSignal): Promise<string> {
+    const input = JSON.parse(task.input) as TaskInput;
+    const file = await this.run(input.model, input.request, signal);
+    const outcome: ImageOutcome = {
+      file: { id: file.id, extension: file.extension },
+      contentFilter: input.contentFilter,
+    };
+    return JSON.stringify(outcome);
+  }
+
+  private async prepare(input: ImageInput, signal: AbortSignal): Promise<TaskInput> {
+    if (!this.deps.engines.has(input.model)) {
+      throw new ApiError(
+        1211,
+        `Image model ${input.model} is not configured on this server: add a deployment under \`models.${input.model}\` (see docs/configuration.md)`,
+      );
+    }
+    // Refused prompts stop here: nothing is queued or generated.
+    const check = await this.deps.safety.require(input.prompt, 'user', signal);
+    const spec = imageModel(input.model);
+    const [width, height] = (input.size ?? spec.defaultSize).split('x').map(Number) as [number, number];
+    return {
+      model: input.model,
+      request: {
+        prompt: input.prompt,
+        size: { width, height },
+        quality: input.quality ?? spec.defaultQuality,
+        seed: randomInt(0, 2 ** 31),
+      },
+      contentFilter: contentFilter([check]),
+    };
+  }
+
+  private async run(model: string, request: ImageRequest, signal: AbortSignal): Promise<StoredFile> {
+    const engine = await this.deps.engines.get(model);
+    if (!engine) throw new ApiError(1211, `Image model ${model} is not configured on this server`);
+    const timeout = AbortSignal.timeout(this.deps.config.timeout_seconds * 1000);
+    const jobSignal = AbortSignal.any([signal, timeout]);
+    let image: Awaited<ReturnType<typeof engine.generate>>;
+    try {
+      image = await engine.generate(request, jobSignal);
+    } catch (err) {
+      if (timeout.aborted && !signal.aborted) {
+        throw new ApiError(1234, `Image generation took longer than ${this.deps.config.timeout_seconds} s`, {
+          cause: err,
+        });
+      }
+      throw err;
+    }
+    const fitted = await fitToSize(image, request.size);
+    return this.deps.files.put(fitted.bytes, { contentType: fitted.mime });
+  }
+}

@@ -1,0 +1,100 @@
+import type pg from 'pg';
+import {
+  type NewTask,
+  type TaskClaim,
+  type TaskError,
+  type TaskRecord,
+  type TaskRow,
+  type TaskStore,
+  taskFromRow,
+} from '../tasks.js';
+
+const FREE = `status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < $1) AND kind = ANY($2::text[])`;
+
+/**
+ * Tasks in PostgreSQL, shared by every server process: a claim locks the row it takes with
+ * `FOR UPDATE SKIP LOCKED`, so concurrent claimers pass over each other's rows instead of waiting
+ * or taking the same one.
+ */
+export class PostgresTaskStore implements TaskStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async create(t: NewTask): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO tasks (id, key_id, kind, model, request_id, input, status, attempts, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING', 0, $7, $7)`,
+      [t.id, t.keyId, t.kind, t.model, t.requestId, t.input, t.createdAt],
+    );
+  }
+
+  async get(id: string): Promise<TaskRecord | undefined> {
+    const { rows } = await this.pool.query<TaskRow>('SELECT * FROM tasks WHERE id = $1', [id]);
+    return rows[0] && taskFromRow(rows[0]);
+  }
+
+  async claim(c: TaskClaim): Promise<TaskRecord | undefined> {
+    const { rows } = await this.pool.query<TaskRow>(
+      `UPDATE tasks SET lease_owner = $3, lease_until = $4, attempts = attempts + 1, updated_at = $1
+       WHERE id = (SELECT id FROM tasks WHERE ${FREE} ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [c.now, c.kinds, c.owner, c.now + c.leaseMs],
+    );
+    return rows[0] && taskFromRow(rows[0]);
+  }
+
+  async heartbeat(id: string, owner: string, leaseUntil: number): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE tasks SET lease_until = $1 WHERE id = $2 AND lease_owner = $3 AND status = 'PROCESSING'`,
+      [leaseUntil, id, owner],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async complete(id: string, owner: string, result: string, now: number): Promise<boolean> {
+    return this.finish(id, owner, now, 'SUCCESS', result, undefined);
+  }
+
+  async fail(id: string, owner: string, error: TaskError, now: number): Promise<boolean> {
+    return this.finish(id, owner, now, 'FAIL', null, error);
+  }
+
+  async release(id: string, owner: string, now: number): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE tasks SET lease_owner = NULL, lease_until = NULL, attempts = attempts - 1, updated_at = $1
+       WHERE id = $2 AND lease_owner = $3 AND status = 'PROCESSING'`,
+      [now, id, owner],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async deleteEndedBefore(before: number): Promise<number> {
+    const result = await this.pool.query(`DELETE FROM tasks WHERE status <> 'PROCESSING' AND updated_at < $1`, [
+      before,
+    ]);
+    return result.rowCount ?? 0;
+  }
+
+  async countWaiting(kinds: readonly string[], now: number): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${FREE}`, [
+      now,
+      kinds,
+    ]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private async finish(
+    id: string,
+    owner: string,
+    now: number,
+    status: 'SUCCESS' | 'FAIL',
+    result: string | null,
+    error: TaskError | undefined,
+  ): Promise<boolean> {
+    const res = await this.pool.query(
+      `UPDATE tasks SET status = $1, result = $2, error_code = $3, error_message = $4, lease_until = NULL, updated_at = $5
+       WHERE id = $6 AND lease_owner = $7 AND status = 'PROCESSING'`,
+      [status, result, error?.code ?? null, error?.message ?? null, now, id, owner],
+    );
+    return (res.rowCount ?? 0) > 0;
+  }
+}

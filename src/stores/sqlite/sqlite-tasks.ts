@@ -1,0 +1,87 @@
+import type Database from 'better-sqlite3';
+import {
+  type NewTask,
+  type TaskClaim,
+  type TaskError,
+  type TaskRecord,
+  type TaskRow,
+  type TaskStore,
+  taskFromRow,
+} from '../tasks.js';
+
+/** Kinds are few and fixed per worker; a JSON array keeps one prepared statement for any number. */
+const KINDS = 'kind IN (SELECT value FROM json_each(?))';
+const FREE = `status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < ?)`;
+
+/** Tasks in the SQLite file. One UPDATE ... RETURNING claims atomically (SQLite has one writer). */
+export class SqliteTaskStore implements TaskStore {
+  private readonly stmts;
+
+  constructor(db: Database.Database) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO tasks (id, key_id, kind, model, request_id, input, status, attempts, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'PROCESSING', 0, ?, ?)`,
+      ),
+      get: db.prepare('SELECT * FROM tasks WHERE id = ?'),
+      claim: db.prepare(
+        `UPDATE tasks SET lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
+         WHERE id = (SELECT id FROM tasks WHERE ${FREE} AND ${KINDS} ORDER BY created_at, id LIMIT 1)
+         RETURNING *`,
+      ),
+      heartbeat: db.prepare(
+        `UPDATE tasks SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'PROCESSING'`,
+      ),
+      finish: db.prepare(
+        `UPDATE tasks SET status = ?, result = ?, error_code = ?, error_message = ?, lease_until = NULL, updated_at = ?
+         WHERE id = ? AND lease_owner = ? AND status = 'PROCESSING'`,
+      ),
+      release: db.prepare(
+        `UPDATE tasks SET lease_owner = NULL, lease_until = NULL, attempts = attempts - 1, updated_at = ?
+         WHERE id = ? AND lease_owner = ? AND status = 'PROCESSING'`,
+      ),
+      deleteEnded: db.prepare(`DELETE FROM tasks WHERE status <> 'PROCESSING' AND updated_at < ?`),
+      waiting: db.prepare(`SELECT COUNT(*) FROM tasks WHERE ${FREE} AND ${KINDS}`).pluck(),
+    };
+  }
+
+  async create(t: NewTask): Promise<void> {
+    this.stmts.insert.run(t.id, t.keyId, t.kind, t.model, t.requestId, t.input, t.createdAt, t.createdAt);
+  }
+
+  async get(id: string): Promise<TaskRecord | undefined> {
+    const row = this.stmts.get.get(id) as TaskRow | undefined;
+    return row && taskFromRow(row);
+  }
+
+  async claim(c: TaskClaim): Promise<TaskRecord | undefined> {
+    const row = this.stmts.claim.get(c.owner, c.now + c.leaseMs, c.now, c.now, JSON.stringify(c.kinds)) as
+      | TaskRow
+      | undefined;
+    return row && taskFromRow(row);
+  }
+
+  async heartbeat(id: string, owner: string, leaseUntil: number): Promise<boolean> {
+    return this.stmts.heartbeat.run(leaseUntil, id, owner).changes > 0;
+  }
+
+  async complete(id: string, owner: string, result: string, now: number): Promise<boolean> {
+    return this.stmts.finish.run('SUCCESS', result, null, null, now, id, owner).changes > 0;
+  }
+
+  async fail(id: string, owner: string, error: TaskError, now: number): Promise<boolean> {
+    return this.stmts.finish.run('FAIL', null, error.code, error.message, now, id, owner).changes > 0;
+  }
+
+  async release(id: string, owner: string, now: number): Promise<boolean> {
+    return this.stmts.release.run(now, id, owner).changes > 0;
+  }
+
+  async deleteEndedBefore(before: number): Promise<number> {
+    return this.stmts.deleteEnded.run(before).changes;
+  }
+
+  async countWaiting(kinds: readonly string[], now: number): Promise<number> {
+    return this.stmts.waiting.get(now, JSON.stringify(kinds)) as number;
+  }
+}
