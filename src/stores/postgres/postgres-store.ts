@@ -86,9 +86,11 @@ export class PostgresStore implements Store {
       await client.query(
         'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)',
       );
-      const { rows } = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+      // Each version by itself, not "above the highest": a version merged in late still gets applied.
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const applied = new Set(rows.map((r) => r.version));
       for (const migration of POSTGRES_MIGRATIONS) {
-        if (migration.version <= (rows[0]?.v ?? 0)) continue;
+        if (applied.has(migration.version)) continue;
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);

@@ -18,9 +18,10 @@ function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
   // BEGIN IMMEDIATE: two processes starting on one file must not both apply a migration.
   const apply = db.transaction(() => {
-    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    // Each version by itself, not "above the highest": a version merged in late still gets applied.
+    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
     for (const migration of SQLITE_MIGRATIONS) {
-      if (migration.version <= (row.v ?? 0)) continue;
+      if (applied.has(migration.version)) continue;
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
         migration.version,
