@@ -1,7 +1,6 @@
 import { AsyncImageGenerationBody, AsyncResultParams, ImageGenerationBody } from '../api/images.js';
 import { checkImageSize } from '../api/rules.js';
 import { ApiError } from '../errors/api-error.js';
-import { newPlatformId, unixSeconds } from '../server/ids.js';
 import { publicUrl } from '../server/public-url.js';
 import { filePath } from './files.js';
 import { notConfigured } from './not-configured.js';
@@ -16,10 +15,10 @@ export const imageGenerations = defineOperation<ImageGenerationBody>({
   summary: 'Generate an image (synchronous)',
   body: ImageGenerationBody,
   rules: (body) => checkImageSize(body.model, body.size),
-  async handle({ body, services, signal, request }) {
+  async handle({ body, services, identity, signal, request }) {
     const images = services.images;
     if (!images) throw notConfigured(`Image model ${body.model}`, `models.${body.model}`);
-    const created = unixSeconds();
+    const { created } = identity;
     const { prompt, model, size, quality } = body;
     const outcome = await images.generate({ model, prompt, size, quality }, signal);
     return {
@@ -38,11 +37,10 @@ export const asyncImageGenerations = defineOperation<AsyncImageGenerationBody>({
   summary: 'Generate an image as an asynchronous task',
   body: AsyncImageGenerationBody,
   rules: (body) => checkImageSize(body.model, body.size),
-  async handle({ body, services, key, clientRequestId }) {
+  async handle({ body, services, key, identity }) {
     const images = services.images;
     if (!images) throw notConfigured(`Image model ${body.model}`, `models.${body.model}`);
-    const id = newPlatformId();
-    const requestId = clientRequestId ?? id;
+    const { id, requestId } = identity;
     const { prompt, model, size, quality } = body;
     const task = await images.submit({ model, prompt, size, quality }, { id, requestId, keyId: key.id });
     return { model: task.model, id: task.id, request_id: task.requestId, task_status: task.status };
