@@ -48,28 +48,45 @@ interface Phase {
   label: string;
   traffic: TrafficResult;
   rss: { warm: number; end: number }[];
+  heap: { warm: number; end: number }[];
+}
+
+/** The process's V8 heap in use, from its own /metrics (metrics are on in the soak config). */
+async function heapUsedMb(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const m = /^gen_platform_nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
+  return m ? Number(m[1]) / 2 ** 20 : Number.NaN;
+}
+
+/** First fifth against last fifth of a series of samples, each summarised by `pick`. */
+function fifths(list: number[], pick: (xs: number[]) => number): { warm: number; end: number } {
+  const fifth = Math.max(1, Math.floor(list.length / 5));
+  return { warm: pick(list.slice(0, fifth)), end: pick(list.slice(-fifth)) };
 }
 
 async function soak(label: string, servers: ServerProcess[], origin: string, key: string, pageUrl: string) {
   const total = MINUTES * 60_000;
   const warm = await runTraffic({ origin, key, pageUrl, workers: WORKERS, durationMs: total * 0.2, seed: 1 });
-  // RSS moves with every collection: sample it each second and compare the medians of the first
-  // and the last fifth of the measured run, rather than two single readings.
-  const samples: number[][] = servers.map(() => []);
+  // RSS and heap move with every collection: sample them each second and compare the first and
+  // the last fifth of the measured run (RSS: medians; heap: minima, i.e. what survived the
+  // collections, the figure a leak would raise) rather than two single readings.
+  const rssSamples: number[][] = servers.map(() => []);
+  const heapSamples: number[][] = servers.map(() => []);
   const sampler = setInterval(() => {
-    for (const [i, s] of servers.entries()) samples[i]!.push(rssMb(s.child.pid!));
+    for (const [i, s] of servers.entries()) {
+      rssSamples[i]!.push(rssMb(s.child.pid!));
+      void heapUsedMb(s.base).then((mb) => heapSamples[i]!.push(mb));
+    }
   }, 1000);
   const traffic = await runTraffic({ origin, key, pageUrl, workers: WORKERS, durationMs: total * 0.8, seed: 2 });
   clearInterval(sampler);
-  const rss = samples.map((list) => {
-    const fifth = Math.max(1, Math.floor(list.length / 5));
-    return { warm: percentile(list.slice(0, fifth), 0.5), end: percentile(list.slice(-fifth), 0.5) };
-  });
+  const rss = rssSamples.map((list) => fifths(list, (xs) => percentile(xs, 0.5)));
+  const heap = heapSamples.map((list) => fifths(list, (xs) => Math.min(...xs)));
   // The warm-up's errors count too: a 5xx is a 5xx whenever it comes.
   for (const [status, n] of warm.statuses) traffic.statuses.set(status, (traffic.statuses.get(status) ?? 0) + n);
   traffic.unexpected.push(...warm.unexpected);
   traffic.total += warm.total;
-  return { label, traffic, rss } satisfies Phase;
+  return { label, traffic, rss, heap } satisfies Phase;
 }
 
 async function newKey(base: string): Promise<string> {
@@ -97,6 +114,17 @@ function rows(one: Phase, two: Phase): BenchRow[] {
         0,
       ),
     );
+    for (const [i, h] of p.heap.entries()) {
+      out.push(
+        benchRow(
+          `${p.label}: V8 heap of process ${i + 1} after collections (min), last fifth vs first`,
+          h.end,
+          'MB',
+          h.warm,
+          1,
+        ),
+      );
+    }
     for (const [i, r] of p.rss.entries()) {
       out.push(
         benchRow(
@@ -143,6 +171,8 @@ export async function run(): Promise<BenchRow[]> {
     reader: { allow_hosts: ['127.0.0.1'] },
     security: { admin_key: ADMIN },
     log: { level: 'warn' },
+    // On, so that the soak also runs the metrics hooks and reads each process's heap from /metrics.
+    metrics: { enabled: true },
   };
   const servers: ServerProcess[] = [];
   const schema = await freshSchema();
