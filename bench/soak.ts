@@ -5,7 +5,8 @@
  * loopback round-robin proxy). Reports 5xx answers (must be 0), answers that were not what the
  * request expects, latency percentiles per kind (two processes against one), and each process's
  * RSS (sampled each second) in the last fifth of the run against the first fifth after warm-up
- * (growth must stay under 5 %).
+ * (growth must stay under 5 %), and its V8 heap after a forced full collection (through the
+ * inspector) at the end against after warm-up: the figure a leak raises.
  *
  * `BENCH_SOAK_MINUTES` (default 1) is the length of each of the two runs; the first 20 % of each is
  * warm-up. Servers are spawned from dist/ (built when stale); DATABASE_URL and REDIS_URL as in tests.
@@ -19,11 +20,14 @@ import { writeTestModels } from '../src/test-models/write-test-models.js';
 import { DATABASE_URL, freshSchema } from '../test/helpers/postgres.js';
 import { freshPrefix, REDIS_URL } from '../test/helpers/redis.js';
 import { ensureBuilt, type ServerProcess, startRoundRobin, startServer } from '../test/helpers/server-process.js';
+import { heapAfterGcMb, inspectorUrl } from './soak/heap-after-gc.js';
 import { type Kind, percentile, runTraffic, type TrafficResult } from './soak/traffic.js';
 import { type BenchRow, benchRow } from './types.js';
 
 const MINUTES = Number(process.env['BENCH_SOAK_MINUTES'] ?? '1');
 const WORKERS = 6;
+/** The inspector (loopback, free port) lets the soak force a full collection before reading the heap. */
+const INSPECT = ['--inspect=127.0.0.1:0'];
 const ADMIN = 'soak-admin-key-0123456789abcdef';
 const KINDS: Kind[] = ['chat-stream', 'tokenizer', 'search', 'reader', 'bad'];
 
@@ -51,13 +55,6 @@ interface Phase {
   heap: { warm: number; end: number }[];
 }
 
-/** The process's V8 heap in use, from its own /metrics (metrics are on in the soak config). */
-async function heapUsedMb(base: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const m = /^gen_platform_nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
-  return m ? Number(m[1]) / 2 ** 20 : Number.NaN;
-}
-
 /** First fifth against last fifth of a series of samples, each summarised by `pick`. */
 function fifths(list: number[], pick: (xs: number[]) => number): { warm: number; end: number } {
   const fifth = Math.max(1, Math.floor(list.length / 5));
@@ -67,21 +64,18 @@ function fifths(list: number[], pick: (xs: number[]) => number): { warm: number;
 async function soak(label: string, servers: ServerProcess[], origin: string, key: string, pageUrl: string) {
   const total = MINUTES * 60_000;
   const warm = await runTraffic({ origin, key, pageUrl, workers: WORKERS, durationMs: total * 0.2, seed: 1 });
-  // RSS and heap move with every collection: sample them each second and compare the first and
-  // the last fifth of the measured run (RSS: medians; heap: minima, i.e. what survived the
-  // collections, the figure a leak would raise) rather than two single readings.
+  // RSS moves with every collection: sample it each second and compare the medians of the first
+  // and the last fifth of the measured run. The heap is read after a forced full collection.
+  const heapWarm = await Promise.all(servers.map((s) => heapAfterGcMb(inspectorUrl(s.output()))));
   const rssSamples: number[][] = servers.map(() => []);
-  const heapSamples: number[][] = servers.map(() => []);
   const sampler = setInterval(() => {
-    for (const [i, s] of servers.entries()) {
-      rssSamples[i]!.push(rssMb(s.child.pid!));
-      void heapUsedMb(s.base).then((mb) => heapSamples[i]!.push(mb));
-    }
+    for (const [i, s] of servers.entries()) rssSamples[i]!.push(rssMb(s.child.pid!));
   }, 1000);
   const traffic = await runTraffic({ origin, key, pageUrl, workers: WORKERS, durationMs: total * 0.8, seed: 2 });
   clearInterval(sampler);
+  const heapEnd = await Promise.all(servers.map((s) => heapAfterGcMb(inspectorUrl(s.output()))));
   const rss = rssSamples.map((list) => fifths(list, (xs) => percentile(xs, 0.5)));
-  const heap = heapSamples.map((list) => fifths(list, (xs) => Math.min(...xs)));
+  const heap = heapWarm.map((warm, i) => ({ warm, end: heapEnd[i]! }));
   // The warm-up's errors count too: a 5xx is a 5xx whenever it comes.
   for (const [status, n] of warm.statuses) traffic.statuses.set(status, (traffic.statuses.get(status) ?? 0) + n);
   traffic.unexpected.push(...warm.unexpected);
@@ -117,7 +111,7 @@ function rows(one: Phase, two: Phase): BenchRow[] {
     for (const [i, h] of p.heap.entries()) {
       out.push(
         benchRow(
-          `${p.label}: V8 heap of process ${i + 1} after collections (min), last fifth vs first`,
+          `${p.label}: V8 heap of process ${i + 1} after a full GC, end vs after warm-up`,
           h.end,
           'MB',
           h.warm,
@@ -171,7 +165,7 @@ export async function run(): Promise<BenchRow[]> {
     reader: { allow_hosts: ['127.0.0.1'] },
     security: { admin_key: ADMIN },
     log: { level: 'warn' },
-    // On, so that the soak also runs the metrics hooks and reads each process's heap from /metrics.
+    // On, so that the soak also runs the metrics hooks.
     metrics: { enabled: true },
   };
   const servers: ServerProcess[] = [];
@@ -180,7 +174,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const oneFile = path.join(dir, 'one.json');
     writeFileSync(oneFile, JSON.stringify(common));
-    const single = await startServer(oneFile, mkdtempSync(path.join(dir, 'one-')));
+    const single = await startServer(oneFile, mkdtempSync(path.join(dir, 'one-')), INSPECT);
     servers.push(single);
     const one = await soak('1 process', [single], single.base, await newKey(single.base), pageUrl);
     report(one);
@@ -196,8 +190,8 @@ export async function run(): Promise<BenchRow[]> {
         redis: { url: REDIS_URL, prefix: freshPrefix() },
       }),
     );
-    const a = await startServer(twoFile, mkdtempSync(path.join(dir, 'two-')));
-    const b = await startServer(twoFile, mkdtempSync(path.join(dir, 'two-')));
+    const a = await startServer(twoFile, mkdtempSync(path.join(dir, 'two-')), INSPECT);
+    const b = await startServer(twoFile, mkdtempSync(path.join(dir, 'two-')), INSPECT);
     servers.push(a, b);
     proxy = await startRoundRobin(() => [a.base, b.base]);
     const two = await soak('2 processes', [a, b], proxy.base, await newKey(a.base), pageUrl);
