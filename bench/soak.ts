@@ -5,7 +5,8 @@
  * loopback round-robin proxy). Reports 5xx answers (must be 0), answers that were not what the
  * request expects, latency percentiles per kind (two processes against one), and each process's
  * RSS (sampled each second) in the last fifth of the run against the first fifth after warm-up
- * (growth must stay under 5 %).
+ * (growth must stay under 5 %), and its V8 heap after a forced full collection (through the
+ * inspector) at the end against after warm-up: the figure a leak raises.
  *
  * `BENCH_SOAK_MINUTES` (default 1) is the length of each of the two runs; the first 20 % of each is
  * warm-up. Servers are spawned from dist/ (built when stale); DATABASE_URL and REDIS_URL as in tests.
@@ -19,11 +20,14 @@ import { writeTestModels } from '../src/test-models/write-test-models.js';
 import { DATABASE_URL, freshSchema } from '../test/helpers/postgres.js';
 import { freshPrefix, REDIS_URL } from '../test/helpers/redis.js';
 import { ensureBuilt, type ServerProcess, startRoundRobin, startServer } from '../test/helpers/server-process.js';
+import { heapAfterGcMb, inspectorUrl } from './soak/heap-after-gc.js';
 import { type Kind, percentile, runTraffic, type TrafficResult } from './soak/traffic.js';
 import { type BenchRow, benchRow } from './types.js';
 
 const MINUTES = Number(process.env['BENCH_SOAK_MINUTES'] ?? '1');
 const WORKERS = 6;
+/** The inspector (loopback, free port) lets the soak force a full collection before reading the heap. */
+const INSPECT = ['--inspect=127.0.0.1:0'];
 const ADMIN = 'soak-admin-key-0123456789abcdef';
 const KINDS: Kind[] = ['chat-stream', 'tokenizer', 'search', 'reader', 'bad'];
 
@@ -48,28 +52,35 @@ interface Phase {
   label: string;
   traffic: TrafficResult;
   rss: { warm: number; end: number }[];
+  heap: { warm: number; end: number }[];
+}
+
+/** First fifth against last fifth of a series of samples, each summarised by `pick`. */
+function fifths(list: number[], pick: (xs: number[]) => number): { warm: number; end: number } {
+  const fifth = Math.max(1, Math.floor(list.length / 5));
+  return { warm: pick(list.slice(0, fifth)), end: pick(list.slice(-fifth)) };
 }
 
 async function soak(label: string, servers: ServerProcess[], origin: string, key: string, pageUrl: string) {
   const total = MINUTES * 60_000;
   const warm = await runTraffic({ origin, key, pageUrl, workers: WORKERS, durationMs: total * 0.2, seed: 1 });
   // RSS moves with every collection: sample it each second and compare the medians of the first
-  // and the last fifth of the measured run, rather than two single readings.
-  const samples: number[][] = servers.map(() => []);
+  // and the last fifth of the measured run. The heap is read after a forced full collection.
+  const heapWarm = await Promise.all(servers.map((s) => heapAfterGcMb(inspectorUrl(s.output()))));
+  const rssSamples: number[][] = servers.map(() => []);
   const sampler = setInterval(() => {
-    for (const [i, s] of servers.entries()) samples[i]!.push(rssMb(s.child.pid!));
+    for (const [i, s] of servers.entries()) rssSamples[i]!.push(rssMb(s.child.pid!));
   }, 1000);
   const traffic = await runTraffic({ origin, key, pageUrl, workers: WORKERS, durationMs: total * 0.8, seed: 2 });
   clearInterval(sampler);
-  const rss = samples.map((list) => {
-    const fifth = Math.max(1, Math.floor(list.length / 5));
-    return { warm: percentile(list.slice(0, fifth), 0.5), end: percentile(list.slice(-fifth), 0.5) };
-  });
+  const heapEnd = await Promise.all(servers.map((s) => heapAfterGcMb(inspectorUrl(s.output()))));
+  const rss = rssSamples.map((list) => fifths(list, (xs) => percentile(xs, 0.5)));
+  const heap = heapWarm.map((warm, i) => ({ warm, end: heapEnd[i]! }));
   // The warm-up's errors count too: a 5xx is a 5xx whenever it comes.
   for (const [status, n] of warm.statuses) traffic.statuses.set(status, (traffic.statuses.get(status) ?? 0) + n);
   traffic.unexpected.push(...warm.unexpected);
   traffic.total += warm.total;
-  return { label, traffic, rss } satisfies Phase;
+  return { label, traffic, rss, heap } satisfies Phase;
 }
 
 async function newKey(base: string): Promise<string> {
@@ -97,6 +108,17 @@ function rows(one: Phase, two: Phase): BenchRow[] {
         0,
       ),
     );
+    for (const [i, h] of p.heap.entries()) {
+      out.push(
+        benchRow(
+          `${p.label}: V8 heap of process ${i + 1} after a full GC, end vs after warm-up`,
+          h.end,
+          'MB',
+          h.warm,
+          1,
+        ),
+      );
+    }
     for (const [i, r] of p.rss.entries()) {
       out.push(
         benchRow(
@@ -143,6 +165,8 @@ export async function run(): Promise<BenchRow[]> {
     reader: { allow_hosts: ['127.0.0.1'] },
     security: { admin_key: ADMIN },
     log: { level: 'warn' },
+    // On, so that the soak also runs the metrics hooks.
+    metrics: { enabled: true },
   };
   const servers: ServerProcess[] = [];
   const schema = await freshSchema();
@@ -150,7 +174,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const oneFile = path.join(dir, 'one.json');
     writeFileSync(oneFile, JSON.stringify(common));
-    const single = await startServer(oneFile, mkdtempSync(path.join(dir, 'one-')));
+    const single = await startServer(oneFile, mkdtempSync(path.join(dir, 'one-')), INSPECT);
     servers.push(single);
     const one = await soak('1 process', [single], single.base, await newKey(single.base), pageUrl);
     report(one);
@@ -166,8 +190,8 @@ export async function run(): Promise<BenchRow[]> {
         redis: { url: REDIS_URL, prefix: freshPrefix() },
       }),
     );
-    const a = await startServer(twoFile, mkdtempSync(path.join(dir, 'two-')));
-    const b = await startServer(twoFile, mkdtempSync(path.join(dir, 'two-')));
+    const a = await startServer(twoFile, mkdtempSync(path.join(dir, 'two-')), INSPECT);
+    const b = await startServer(twoFile, mkdtempSync(path.join(dir, 'two-')), INSPECT);
     servers.push(a, b);
     proxy = await startRoundRobin(() => [a.base, b.base]);
     const two = await soak('2 processes', [a, b], proxy.base, await newKey(a.base), pageUrl);

@@ -39,7 +39,7 @@ beforeAll(async () => {
       metrics: { enabled: true },
       security: { admin_key: ADMIN },
       shutdown: { grace_seconds: 20 },
-      log: { level: 'warn' },
+      log: { level: 'info', requests: true },
     }),
   );
   // One first, so that the migrations run once; then the others side by side.
@@ -148,6 +148,22 @@ describe('scale-out: three processes, one PostgreSQL, one Redis', () => {
       expect(text).toContain('# TYPE gen_platform_requests_total counter');
       expect(text).toContain('gen_platform_request_duration_seconds_bucket{');
     }
+  });
+
+  it('logs are pino JSON lines; each request has one line with its request id, operation and status', async () => {
+    const key = await newKey({});
+    await codeOf(await search(servers[1]!.base, key));
+    await sleep(100);
+    const lines = servers[1]!
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const request = lines.find(
+      (l) => l['msg'] === 'request' && l['operation'] === 'web_search' && l['key'] === key.split('.')[0],
+    );
+    expect(request).toMatchObject({ status: 200, method: 'POST', level: 30 });
+    expect(request!['reqId']).toBeTypeOf('string');
   });
 
   it('kill -9 of the process holding a slot frees the slot within the lease (1 s here)', async () => {

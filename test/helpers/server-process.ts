@@ -35,10 +35,14 @@ export interface ServerProcess {
 }
 
 /** `gen-platform serve` in a process of its own on a free port (port 0, read back from its banner). */
-export async function startServer(configFile: string, dataDir: string): Promise<ServerProcess> {
+export async function startServer(
+  configFile: string,
+  dataDir: string,
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--config', configFile, '--data', dataDir],
+    [...nodeArgs, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--config', configFile, '--data', dataDir],
     {
       cwd: dataDir,
       stdio: ['ignore', 'pipe', 'pipe'],
