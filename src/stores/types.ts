@@ -3,6 +3,7 @@
  * Every implementation passes test/contracts/store.contract.ts. Times are Unix milliseconds.
  */
 import type { KeyLimits } from '../config/schema.js';
+import type { ConversationStore } from './conversations.js';
 
 export type Endpoint = 'general' | 'coding';
 export type KeyRole = 'user' | 'admin';
@@ -67,6 +68,9 @@ export interface Store {
 
   getCache(key: string, now: number): Promise<string | undefined>;
   setCache(key: string, value: string, expiresAt: number): Promise<void>;
+
+  /** Agent conversations (src/stores/conversations.ts). */
+  readonly conversations: ConversationStore;
 
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import {
   type UsageTotalsRow,
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import { PostgresConversations } from './conversations.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
@@ -26,9 +27,11 @@ export interface PostgresStoreOptions {
 /** The store shared by several server processes. */
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
+  readonly conversations: PostgresConversations;
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
+    this.conversations = new PostgresConversations(pool);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {

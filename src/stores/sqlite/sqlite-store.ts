@@ -10,6 +10,7 @@ import {
   type UsageTotalsRow,
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 
 function migrate(db: Database.Database): void {
@@ -32,6 +33,7 @@ function migrate(db: Database.Database): void {
 /** The embedded default store: one SQLite file, WAL mode so that CLI commands and the server share it. */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
+  readonly conversations: SqliteConversations;
   private readonly stmts;
   /**
    * Key rows read on every request, kept until any other connection commits (PRAGMA data_version
@@ -47,6 +49,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('synchronous = NORMAL');
     migrate(this.db);
+    this.conversations = new SqliteConversations(this.db);
     const db = this.db;
     this.stmts = {
       insertKey: db.prepare(
