@@ -6,6 +6,7 @@ import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
+import { AgentService } from './agents/agent-service.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
 import { KeyService } from './keys/key-service.js';
@@ -57,6 +58,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     chat,
     tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
+    agents: new AgentService(chat, store.conversations, files, config.agents.general_translation),
     async close() {
       stopSweeper();
       await Promise.all([files.close(), engines.close(), reader.close(), search.close(), usage.flush()]);

@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { FileStore } from '../files/types.js';
 import type { Store } from '../stores/types.js';
+import type { AgentService } from './agents/agent-service.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { KeyService } from './keys/key-service.js';
@@ -24,6 +25,8 @@ export interface PlatformServices {
   /** Generated files (images, agent artifacts), served at `/files/{id}`. */
   files: FileStore;
   search: SearchService;
+  /** The `general_translation` agent and its conversations. */
+  agents?: AgentService | undefined;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

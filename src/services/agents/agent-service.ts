@@ -1,0 +1,129 @@
+import type { AgentBody } from '../../api/agents.js';
+import type { Config } from '../../config/schema.js';
+import type { ChatEngine } from '../../engines/chat/types.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { FileStore } from '../../files/types.js';
+import { chatModel } from '../../models/catalogue.js';
+import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
+import type { ChatService } from '../chat/chat-service.js';
+import {
+  type Artifact,
+  type ArtifactOptions,
+  checkArtifactOptions,
+  conversationArtifacts,
+} from './artifacts/conversation-artifacts.js';
+import { detectLanguage } from './detect-language.js';
+import { languageName } from './languages.js';
+import { type AgentUsage, ModelCaller } from './model-caller.js';
+import { translationRequest } from './request.js';
+import { splitText } from './split-text.js';
+import { translatePieces } from './translate-pieces.js';
+
+export const TRANSLATION_AGENT = 'general_translation';
+
+export interface AgentIdentity {
+  id: string;
+  conversationId: string;
+  keyId: string;
+}
+
+/** A started agent call: its translation comes piece by piece; usage grows as calls finish. */
+export interface AgentRun {
+  identity: AgentIdentity;
+  /** The translation in pieces, each to be sent as it comes; the conversation is saved before the last returns. */
+  pieces: AsyncIterable<string>;
+  usage: AgentUsage;
+}
+
+type AgentsConfig = Config['agents']['general_translation'];
+
+/** The `general_translation` agent: translation strategies on a chat model, and its conversations. */
+export class AgentService {
+  constructor(
+    private readonly chat: ChatService | undefined,
+    private readonly conversations: ConversationStore,
+    private readonly files: FileStore,
+    private readonly config: AgentsConfig,
+  ) {}
+
+  /** Validates the request against the agent (1214 naming the field) before any model work. */
+  check(body: AgentBody): void {
+    translationRequest(body, this.config.max_input_chars);
+  }
+
+  /**
+   * Resolves the model and cuts the text into pieces; everything that can fail before the first
+   * piece fails here, so the caller can still answer with a JSON error.
+   */
+  async start(body: AgentBody, identity: AgentIdentity, signal: AbortSignal): Promise<AgentRun> {
+    const req = translationRequest(body, this.config.max_input_chars);
+    const engine = await this.engine();
+    const sourceLang = req.sourceLang === 'auto' ? detectLanguage(req.text) : req.sourceLang;
+    const budget = this.config.piece_tokens || Math.floor(engine.capabilities.maxContext / 8);
+    const pieces = await splitText(req.text, Math.max(64, budget), (text) =>
+      engine.countTokens([{ role: 'user', content: text }], []),
+    );
+    const spec = chatModel(this.config.model);
+    const model = new ModelCaller(engine, signal, Math.min(spec?.temperature ?? 0.6, 0.7));
+    const base = {
+      source: sourceLang ? languageName(sourceLang) : 'the original language',
+      target: languageName(req.targetLang),
+      suggestion: req.suggestion,
+      reasonLang: req.reasonLang,
+    };
+    const conversations = this.conversations;
+    const settings = {
+      source_lang: sourceLang ?? 'auto',
+      target_lang: req.targetLang,
+      strategy: req.strategy.name,
+      glossary: req.glossaryText,
+      model: this.config.model,
+    };
+    async function* run(): AsyncGenerator<string> {
+      let translation = '';
+      let n = 0;
+      for await (const piece of translatePieces(pieces, req.strategy, base, req.glossary, model)) {
+        translation += piece;
+        // Saved before the last piece goes out: a client that has the whole answer can fetch it.
+        if (++n === pieces.length) {
+          await conversations.save({
+            id: identity.conversationId,
+            keyId: identity.keyId,
+            agentId: TRANSLATION_AGENT,
+            settings,
+            sourceText: req.text,
+            translation,
+            usage: { ...model.usage },
+            createdAt: Date.now(),
+          });
+        }
+        yield piece;
+      }
+    }
+    return { identity, pieces: run(), usage: model.usage };
+  }
+
+  /** The caller's conversation, or 1233 as if it did not exist. */
+  async conversation(keyId: string, id: string): Promise<ConversationRecord> {
+    const found = await this.conversations.get(keyId, id);
+    if (!found) throw new ApiError(1233, `Conversation ${id} does not exist`);
+    return found;
+  }
+
+  /** The artifacts of the caller's conversation, stored in the file store (see conversation-artifacts.ts). */
+  async artifacts(keyId: string, id: string, options: ArtifactOptions): Promise<Artifact[]> {
+    checkArtifactOptions(options);
+    return conversationArtifacts(await this.conversation(keyId, id), options, this.files);
+  }
+
+  private async engine(): Promise<ChatEngine> {
+    const code = this.config.model;
+    if (!this.chat?.hasModel(code)) {
+      throw new ApiError(
+        1211,
+        `Agent general_translation runs on model ${code}, which is not configured on this server: add it under \`models.${code}\`, set \`embedded.default_model\`, or point \`agents.general_translation.model\` at a configured code`,
+      );
+    }
+    return this.chat.engineFor(code);
+  }
+}
