@@ -53,40 +53,58 @@ export function fontFaces(): FontFace[] {
   return faces;
 }
 
-/** The face for a code point: the first that covers it, else the first face (a missing-glyph box). */
+const chosen = new Map<number, FontFace>();
+
+/**
+ * The face for a code point: the first whose range covers it and whose font has a glyph for it
+ * (the packages' ranges overstate: Noto Sans SC's files claim Hangul they do not carry), else the
+ * first face (a missing-glyph box).
+ */
 export function faceFor(codePoint: number): FontFace {
+  let face = chosen.get(codePoint);
+  if (face) return face;
   const all = fontFaces();
-  for (const face of all) {
-    for (const [a, b] of face.ranges) if (codePoint >= a && codePoint <= b) return face;
+  face =
+    all.find(
+      (f) =>
+        f.ranges.some(([a, b]) => codePoint >= a && codePoint <= b) &&
+        parsed(f)?.hasGlyphForCodePoint(codePoint) === true,
+    ) ?? all[0]!;
+  if (chosen.size < 100_000) chosen.set(codePoint, face);
+  return face;
+}
+
+const fonts = new Map<string, fontkit.Font | null>();
+
+/**
+ * The face's font, parsed, or null when its file does not read: one of the packages' WOFF files
+ * (noto-sans-sc-101) has a cmap fontkit cannot parse, and its WOFF2 twin reads but fontkit subsets
+ * WOFF2 into a font without glyphs; such a face is passed over and the next that covers the
+ * character serves (Noto Sans KR carries the Chinese characters of that file).
+ */
+function parsed(face: FontFace): fontkit.Font | null {
+  let font = fonts.get(face.file);
+  if (font === undefined) {
+    try {
+      font = fontkit.create(faceBytes(face)) as fontkit.Font;
+      font.hasGlyphForCodePoint(0x20);
+    } catch {
+      // Logged nowhere on purpose: the packages' files are fixed, and the fallback is the next face.
+      font = null;
+    }
+    fonts.set(face.file, font);
   }
-  return all[0]!;
+  return font;
 }
 
 const bytes = new Map<string, Buffer>();
 
-/**
- * A face's font file, kept, since the same few faces serve most documents. WOFF first: fontkit
- * cannot subset composite glyphs out of WOFF2 (accented Latin breaks), but one of the packages'
- * WOFF files (noto-sans-sc-101) has a cmap fontkit cannot read, so a WOFF that does not read
- * falls back to its WOFF2 twin (every WOFF2 file reads: checked over all of them).
- */
+/** A face's WOFF file (fontkit cannot subset WOFF2 reliably), kept: a few faces serve most documents. */
 export function faceBytes(face: FontFace): Buffer {
   let b = bytes.get(face.file);
   if (!b) {
     b = readFileSync(`${face.file}.woff`);
-    if (!readable(b)) b = readFileSync(`${face.file}.woff2`);
     if (bytes.size < 256) bytes.set(face.file, b);
   }
   return b;
-}
-
-function readable(font: Buffer): boolean {
-  try {
-    const f = fontkit.create(font) as fontkit.Font;
-    f.glyphForCodePoint(0x20);
-    return true;
-  } catch {
-    // The cmap or another table does not parse: the caller takes the other format.
-    return false;
-  }
 }
