@@ -234,6 +234,11 @@ export const ConfigSchema = Type.Object(
               default: 200_000,
               description: 'Longest text (characters, all user messages together) the agent translates in one call.',
             }),
+            glossary_repair: Type.Boolean({
+              default: true,
+              description:
+                'When a glossary target term is missing from a piece’s translation, make one more call asking for it (counted in `usage.total_calls`).',
+            }),
             piece_tokens: Type.Integer({
               minimum: 0,
               default: 0,

@@ -72,6 +72,7 @@ export class AgentService {
       reasonLang: req.reasonLang,
     };
     const conversations = this.conversations;
+    const repair = this.config.glossary_repair;
     const settings = {
       source_lang: sourceLang ?? 'auto',
       target_lang: req.targetLang,
@@ -82,7 +83,7 @@ export class AgentService {
     async function* run(): AsyncGenerator<string> {
       let translation = '';
       let n = 0;
-      for await (const piece of translatePieces(pieces, req.strategy, base, req.glossary, model)) {
+      for await (const piece of translatePieces(pieces, req.strategy, base, req.glossary, model, repair)) {
         translation += piece;
         // Saved before the last piece goes out: a client that has the whole answer can fetch it.
         if (++n === pieces.length) {

@@ -17,13 +17,14 @@ export async function* translatePieces(
   base: TaskBase,
   glossary: GlossaryEntry[],
   model: ModelCaller,
+  repair = true,
 ): AsyncGenerator<string> {
   let previous: TranslationTask['previous'];
   for (const [i, piece] of pieces.entries()) {
     const task: TranslationTask = { ...base, text: piece.text, glossary: entriesIn(glossary, piece.text), previous };
     let translation = await strategy.translate(task, model);
     const missing = missingTerms(glossary, piece.text, translation);
-    if (missing.length > 0) translation = await repairGlossary(task, translation, missing, model);
+    if (repair && missing.length > 0) translation = await repairGlossary(task, translation, missing, model);
     yield i === 0 ? translation : piece.separator + translation;
     previous = { source: piece.text, translation };
   }
