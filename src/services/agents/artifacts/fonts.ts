@@ -7,12 +7,13 @@ import * as fontkit from 'fontkit';
  * The fonts of the PDF: Noto Sans from the @fontsource packages, which ship each family cut into
  * unicode-range files (a CJK family in ~100 of them). A character takes the first face whose range
  * covers it, so a document loads only the files its characters need, and the PDF library embeds
- * only the glyphs used (subsetting). Order: Latin, Cyrillic, Greek, Vietnamese (Noto Sans), Arabic,
- * Thai, then Chinese and Japanese (Noto Sans SC), then Korean (Noto Sans KR).
+ * only the glyphs used (subsetting). Order: Latin, Cyrillic, Greek, Vietnamese, Devanagari (Noto Sans),
+ * Arabic, Hebrew, Thai, then Chinese and Japanese (Noto Sans SC), then Korean (Noto Sans KR).
  */
 const FAMILIES = [
   { pkg: '@fontsource/noto-sans', only: undefined },
   { pkg: '@fontsource/noto-sans-arabic', only: /-arabic-arabic-/ },
+  { pkg: '@fontsource/noto-sans-hebrew', only: /-hebrew-hebrew-/ },
   { pkg: '@fontsource/noto-sans-thai', only: /-thai-thai-/ },
   { pkg: '@fontsource/noto-sans-sc', only: undefined },
   { pkg: '@fontsource/noto-sans-kr', only: undefined },
