@@ -45,3 +45,16 @@ describe('an agent model that is not served', () => {
     }
   });
 });
+
+describe('agents.general_translation.glossary_repair: false', () => {
+  it('checks nothing and makes no repair call', async () => {
+    const other = await startAgentApp({ glossary_repair: false });
+    try {
+      const res = await other.t.post('/v1/agents', agentBody({ glossary: 'weather => météo' }));
+      expect(res.status).toBe(200);
+      expect((res.body as unknown as AgentReply).usage.total_calls).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -115,4 +115,41 @@ describe('stream', () => {
       engine.generate = original;
     }
   });
+
+  it('a backend failure after the first chunk ends the stream with network_error, then [DONE]', async () => {
+    const original = engine.generate.bind(engine);
+    let calls = 0;
+    engine.generate = (request: ChatRequest, signal: AbortSignal) => {
+      calls++;
+      if (calls === 2) throw new Error('backend went away');
+      return original(request, signal);
+    };
+    try {
+      const res = await post(longBody({ stream: true }));
+      expect(res.status).toBe(200);
+      const { chunks, done } = parseStream(await res.text());
+      expect(done).toBe(true);
+      expect(chunks).toHaveLength(2);
+      expect(chunks[1]).toMatchObject({
+        choices: [{ index: 0, finish_reason: 'network_error' }],
+        usage: { total_calls: 2 },
+      });
+    } finally {
+      engine.generate = original;
+    }
+  });
+
+  it('a failure before the first chunk is an ordinary JSON error', async () => {
+    const original = engine.generate.bind(engine);
+    engine.generate = () => {
+      throw new Error('backend down');
+    };
+    try {
+      const res = await post(longBody({ stream: true }));
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toContain('application/json');
+    } finally {
+      engine.generate = original;
+    }
+  });
 });
