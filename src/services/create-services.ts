@@ -46,6 +46,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
+  const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation);
   return {
     config,
     reader,
@@ -58,10 +59,17 @@ export async function createServices(config: Config, options: ServiceOptions = {
     chat,
     tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
     engines,
-    agents: new AgentService(chat, store.conversations, files, config.agents.general_translation),
+    agents,
     async close() {
       stopSweeper();
-      await Promise.all([files.close(), engines.close(), reader.close(), search.close(), usage.flush()]);
+      await Promise.all([
+        files.close(),
+        engines.close(),
+        reader.close(),
+        search.close(),
+        usage.flush(),
+        agents.close(),
+      ]);
       await store.close();
     },
   };

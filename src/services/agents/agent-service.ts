@@ -12,6 +12,7 @@ import {
   checkArtifactOptions,
   conversationArtifacts,
 } from './artifacts/conversation-artifacts.js';
+import { ArtifactRenderer } from './artifacts/renderer.js';
 import { detectLanguage } from './detect-language.js';
 import { languageName } from './languages.js';
 import { type AgentUsage, ModelCaller } from './model-caller.js';
@@ -39,6 +40,8 @@ type AgentsConfig = Config['agents']['general_translation'];
 
 /** The `general_translation` agent: translation strategies on a chat model, and its conversations. */
 export class AgentService {
+  private readonly renderer = new ArtifactRenderer();
+
   constructor(
     private readonly chat: ChatService | undefined,
     private readonly conversations: ConversationStore,
@@ -114,7 +117,12 @@ export class AgentService {
   /** The artifacts of the caller's conversation, stored in the file store (see conversation-artifacts.ts). */
   async artifacts(keyId: string, id: string, options: ArtifactOptions): Promise<Artifact[]> {
     checkArtifactOptions(options);
-    return conversationArtifacts(await this.conversation(keyId, id), options, this.files);
+    return conversationArtifacts(await this.conversation(keyId, id), options, this.files, this.renderer);
+  }
+
+  /** Stops the rendering worker, if one runs. */
+  close(): Promise<void> {
+    return this.renderer.close();
   }
 
   private async engine(): Promise<ChatEngine> {

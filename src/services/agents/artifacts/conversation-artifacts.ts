@@ -1,8 +1,8 @@
 import { invalidField } from '../../../errors/api-error.js';
 import type { FileStore, StoredFile } from '../../../files/types.js';
 import type { ConversationRecord } from '../../../stores/conversations.js';
-import { type PageSize, renderPages } from './page-image.js';
-import { renderPdf } from './pdf.js';
+import type { PageSize } from './page-image.js';
+import type { ArtifactRenderer } from './renderer.js';
 
 export interface ArtifactOptions {
   includePdf: boolean;
@@ -42,31 +42,31 @@ export async function conversationArtifacts(
   record: ConversationRecord,
   options: ArtifactOptions,
   files: FileStore,
+  renderer: ArtifactRenderer,
 ): Promise<Artifact[]> {
   checkArtifactOptions(options);
   const needPdf = options.includePdf || options.pages.length > 0;
-  const pdf = needPdf ? await renderPdf(record.translation, { title: `Translation ${record.id}` }) : undefined;
+  const rendered = needPdf
+    ? await renderer.render(record.translation, `Translation ${record.id}`, options.pages)
+    : undefined;
   for (const [i, p] of options.pages.entries()) {
-    if (pdf && p.position > pdf.pages)
+    if (rendered && p.position > rendered.pageCount)
       throw invalidField(
         `custom_variables.pages[${i}].position`,
-        `the translation's PDF has ${pdf.pages} page${pdf.pages === 1 ? '' : 's'}, got ${p.position}`,
+        `the translation's PDF has ${rendered.pageCount} page${rendered.pageCount === 1 ? '' : 's'}, got ${p.position}`,
       );
   }
   const items: Artifact[] = [];
   const text = await files.put(Buffer.from(record.translation, 'utf8'), { contentType: 'text/plain; charset=UTF-8' });
   items.push({ type: 'file_url', tagCn: '译文', tagEn: 'translation', file: text });
-  if (pdf && options.includePdf) {
-    const file = await files.put(pdf.bytes, { contentType: 'application/pdf' });
+  if (rendered && options.includePdf) {
+    const file = await files.put(rendered.pdf, { contentType: 'application/pdf' });
     items.push({ type: 'file_url', tagCn: '译文PDF', tagEn: 'translation_pdf', file });
   }
-  if (pdf && options.pages.length > 0) {
-    const images = await renderPages(pdf.bytes, options.pages);
-    for (const [i, png] of images.entries()) {
-      const n = options.pages[i]!.position;
-      const file = await files.put(png, { contentType: 'image/png' });
-      items.push({ type: 'image_url', tagCn: `第${n}页`, tagEn: `page_${n}`, file });
-    }
+  for (const [i, png] of (rendered?.images ?? []).entries()) {
+    const n = options.pages[i]!.position;
+    const file = await files.put(png, { contentType: 'image/png' });
+    items.push({ type: 'image_url', tagCn: `第${n}页`, tagEn: `page_${n}`, file });
   }
   return items;
 }
