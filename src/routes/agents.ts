@@ -47,7 +47,11 @@ export const agents = defineOperation<AgentBody>({
         ...head,
         status: 'success',
         choices: [
-          { index: 0, finish_reason: 'stop', messages: [{ role: 'assistant', content: { type: 'text', text } }] },
+          {
+            index: 0,
+            finish_reason: run.finishReason(),
+            messages: [{ role: 'assistant', content: { type: 'text', text } }],
+          },
         ],
         usage: wireUsage(run.usage),
       };
@@ -56,7 +60,7 @@ export const agents = defineOperation<AgentBody>({
     // first chunk ends the stream with `network_error` (decisions.md §2); before it, a JSON error.
     async function* chunks(): AsyncGenerator<string> {
       let sent = false;
-      let finish = 'stop';
+      let finish: string | undefined;
       try {
         for await (const text of run.pieces) {
           sent = true;
@@ -72,7 +76,8 @@ export const agents = defineOperation<AgentBody>({
       } finally {
         noteUsage(request, run.usage, model);
       }
-      yield JSON.stringify({ ...head, choices: [{ index: 0, finish_reason: finish }], usage: wireUsage(run.usage) });
+      const reason = finish ?? run.finishReason();
+      yield JSON.stringify({ ...head, choices: [{ index: 0, finish_reason: reason }], usage: wireUsage(run.usage) });
     }
     await sendEventStream(reply, Object.assign(chunks(), { encoded: true as const }));
     return undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAIN_REPLY } from '../../src/test-models/programmed-model.js';
-import { type AgentApp, type AgentReply, agentBody, startAgentApp } from './agents-support.js';
+import { type AgentApp, type AgentReply, agentBody, parseStream, startAgentApp } from './agents-support.js';
 
 /** The agent pointed at gen-5, which runs the programmed model's thinking variant. */
 let app: AgentApp;
@@ -53,6 +53,27 @@ describe('agents.general_translation.glossary_repair: false', () => {
       const res = await other.t.post('/v1/agents', agentBody({ glossary: 'weather => météo' }));
       expect(res.status).toBe(200);
       expect((res.body as unknown as AgentReply).usage.total_calls).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('a translation cut by the output limit', () => {
+  it("finishes with length, in the whole reply and the stream's last chunk", async () => {
+    const other = await startAgentApp({}, { deployment: { max_output: 3 } });
+    try {
+      const res = await other.t.post('/v1/agents', agentBody());
+      expect(res.status).toBe(200);
+      expect((res.body as unknown as AgentReply).choices[0]!.finish_reason).toBe('length');
+      const stream = await other.t.app.inject({
+        method: 'POST',
+        url: '/v1/agents',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${other.t.key}` },
+        payload: JSON.stringify(agentBody({}, { stream: true })),
+      });
+      const { chunks } = parseStream(stream.payload);
+      expect(chunks.at(-1)).toMatchObject({ choices: [{ index: 0, finish_reason: 'length' }] });
     } finally {
       await other.close();
     }

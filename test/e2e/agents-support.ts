@@ -14,12 +14,15 @@ export interface AgentApp {
 /** An app whose gen-4.7 (the agent's default code) runs the programmed test model. */
 export async function startAgentApp(
   agents: Record<string, unknown> = {},
-  options: { listen?: boolean } = {},
+  options: { listen?: boolean; deployment?: Record<string, unknown> } = {},
 ): Promise<AgentApp> {
   const dir = await mkdtemp(join(tmpdir(), 'agents-models-'));
   const paths = await writeTestModels(dir);
   const t = await createTestApp({
-    models: { 'gen-4.7': deployment(paths.programmed), 'gen-5': deployment(paths.thinking) },
+    models: {
+      'gen-4.7': deployment(paths.programmed, options.deployment),
+      'gen-5': deployment(paths.thinking, options.deployment),
+    },
     agents: { general_translation: agents },
   });
   const base = options.listen ? await t.app.listen({ port: 0, host: '127.0.0.1' }) : '';

@@ -34,6 +34,8 @@ export interface AgentRun {
   /** The translation in pieces, each to be sent as it comes; the conversation is saved before the last returns. */
   pieces: AsyncIterable<string>;
   usage: AgentUsage;
+  /** `length` when a piece's translation was cut by the model's output limit, else `stop`. */
+  finishReason(): 'stop' | 'length';
 }
 
 type AgentsConfig = Config['agents']['general_translation'];
@@ -83,11 +85,13 @@ export class AgentService {
       glossary: req.glossaryText,
       model: this.config.model,
     };
+    let cut = false;
     async function* run(): AsyncGenerator<string> {
       let translation = '';
       let n = 0;
       for await (const piece of translatePieces(pieces, req.strategy, base, req.glossary, model, repair)) {
         translation += piece;
+        if (model.lastFinish === 'length' || model.lastFinish === 'model_context_window_exceeded') cut = true;
         // Saved before the last piece goes out: a client that has the whole answer can fetch it.
         if (++n === pieces.length) {
           await conversations.save({
@@ -104,7 +108,7 @@ export class AgentService {
         yield piece;
       }
     }
-    return { identity, pieces: run(), usage: model.usage };
+    return { identity, pieces: run(), usage: model.usage, finishReason: () => (cut ? 'length' : 'stop') };
   }
 
   /** The caller's conversation, or 1233 as if it did not exist. */

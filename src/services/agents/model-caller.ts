@@ -19,6 +19,8 @@ export interface AgentUsage {
  */
 export class ModelCaller {
   readonly usage: AgentUsage = { promptTokens: 0, completionTokens: 0, totalCalls: 0 };
+  /** How the latest call ended: the one whose text a piece's translation is. */
+  lastFinish: FinishReason = 'stop';
 
   constructor(
     readonly engine: ChatEngine,
@@ -56,6 +58,7 @@ export class ModelCaller {
       }
     }
     this.signal.throwIfAborted();
+    this.lastFinish = finishReason;
     return { text: cleanReply(text), reasoning: reasoning.trim(), finishReason };
   }
 }
