@@ -6,7 +6,7 @@ import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
-import { AgentService } from './agents/agent-service.js';
+import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
 import { KeyService } from './keys/key-service.js';
@@ -31,6 +31,7 @@ const quietLog: EngineContext['log'] = { info() {}, warn() {}, error() {} };
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<PlatformServices> {
   // Deployments are validated before anything is opened, so a bad one stops start-up cleanly.
   const deployments = resolveDeployments(config, CHAT_ENGINES);
+  checkAgentsConfig(config.agents);
   const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
   const store = await openStore(config);
   const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });

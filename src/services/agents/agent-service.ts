@@ -1,9 +1,10 @@
 import type { AgentBody } from '../../api/agents.js';
+import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { FileStore } from '../../files/types.js';
-import { chatModel } from '../../models/catalogue.js';
+import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
 import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
 import type { ChatService } from '../chat/chat-service.js';
 import {
@@ -39,6 +40,16 @@ export interface AgentRun {
 }
 
 type AgentsConfig = Config['agents']['general_translation'];
+
+/** Start-up check: a code outside the catalogue can never be served, so a typo stops the server. */
+export function checkAgentsConfig(config: Config['agents']): void {
+  const code = config.general_translation.model;
+  if (!chatModel(code)) {
+    throw new ConfigError(
+      `config: agents.general_translation.model: unknown chat model code "${code}"; known: ${CHAT_MODEL_CODES.join(', ')}`,
+    );
+  }
+}
 
 /** The `general_translation` agent: translation strategies on a chat model, and its conversations. */
 export class AgentService {
