@@ -14,6 +14,7 @@ import {
   conversationArtifacts,
 } from './artifacts/conversation-artifacts.js';
 import { ArtifactRenderer } from './artifacts/renderer.js';
+import { DeltaQueue } from './delta-queue.js';
 import { detectLanguage } from './detect-language.js';
 import { languageName } from './languages.js';
 import { type AgentUsage, ModelCaller } from './model-caller.js';
@@ -32,7 +33,7 @@ export interface AgentIdentity {
 /** A started agent call: its translation comes piece by piece; usage grows as calls finish. */
 export interface AgentRun {
   identity: AgentIdentity;
-  /** The translation in pieces, each to be sent as it comes; the conversation is saved before the last returns. */
+  /** The translation as it is made, to be sent as it comes; the conversation is saved before the last text returns. */
   pieces: AsyncIterable<string>;
   usage: AgentUsage;
   /** `length` when a piece's translation was cut by the model's output limit, else `stop`. */
@@ -97,27 +98,47 @@ export class AgentService {
       model: this.config.model,
     };
     let cut = false;
+    const noteFinish = () => {
+      if (model.lastFinish === 'length' || model.lastFinish === 'model_context_window_exceeded') cut = true;
+    };
     async function* run(): AsyncGenerator<string> {
+      const queue = new DeltaQueue();
       let translation = '';
-      let n = 0;
-      for await (const piece of translatePieces(pieces, req.strategy, base, req.glossary, model, repair)) {
-        translation += piece;
-        if (model.lastFinish === 'length' || model.lastFinish === 'model_context_window_exceeded') cut = true;
-        // Saved before the last piece goes out: a client that has the whole answer can fetch it.
-        if (++n === pieces.length) {
-          await conversations.save({
-            id: identity.conversationId,
-            keyId: identity.keyId,
-            agentId: TRANSLATION_AGENT,
-            settings,
-            sourceText: req.text,
-            translation,
-            usage: { ...model.usage },
-            createdAt: Date.now(),
-          });
+      const emit = (text: string) => {
+        translation += text;
+        queue.push(text);
+      };
+      const work = async () => {
+        await translatePieces(pieces, req.strategy, base, req.glossary, model, emit, { repair, onPiece: noteFinish });
+        // Saved before the last text goes out (it is held below): a client that has the whole
+        // answer can fetch the conversation at once.
+        await conversations.save({
+          id: identity.conversationId,
+          keyId: identity.keyId,
+          agentId: TRANSLATION_AGENT,
+          settings,
+          sourceText: req.text,
+          translation,
+          usage: { ...model.usage },
+          createdAt: Date.now(),
+        });
+      };
+      work().then(
+        () => queue.close(),
+        (err: unknown) => queue.fail(err),
+      );
+      let held: string | undefined;
+      try {
+        for await (const text of queue.drain()) {
+          if (held !== undefined) yield held;
+          held = text;
         }
-        yield piece;
+      } catch (err) {
+        // What was made before the failure still goes out; the caller then ends the stream.
+        if (held !== undefined) yield held;
+        throw err;
       }
+      if (held !== undefined) yield held;
     }
     return { identity, pieces: run(), usage: model.usage, finishReason: () => (cut ? 'length' : 'stop') };
   }

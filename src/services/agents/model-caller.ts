@@ -32,7 +32,11 @@ export class ModelCaller {
     return this.engine.capabilities.thinking;
   }
 
-  async call(messages: ChatMessage[], options: { thinking?: boolean } = {}): Promise<CallResult> {
+  /** `onText` receives the reply's text as it is generated, before any cleaning. */
+  async call(
+    messages: ChatMessage[],
+    options: { thinking?: boolean; onText?: ((delta: string) => void) | undefined } = {},
+  ): Promise<CallResult> {
     this.signal.throwIfAborted();
     const request: ChatRequest = {
       messages,
@@ -49,8 +53,10 @@ export class ModelCaller {
     let reasoning = '';
     let finishReason: FinishReason = 'network_error';
     for await (const part of this.engine.generate(request, this.signal)) {
-      if (part.type === 'text-delta') text += part.text;
-      else if (part.type === 'reasoning-delta') reasoning += part.text;
+      if (part.type === 'text-delta') {
+        text += part.text;
+        options.onText?.(part.text);
+      } else if (part.type === 'reasoning-delta') reasoning += part.text;
       else if (part.type === 'finish') {
         finishReason = part.reason;
         this.usage.promptTokens += part.usage.promptTokens;

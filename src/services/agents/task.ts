@@ -18,10 +18,16 @@ export interface TranslationTask {
   reasonLang: 'from' | 'to';
 }
 
+export type Out = ((delta: string) => void) | undefined;
+
 /** A translation strategy: a fixed, documented sequence of model calls that yields the translation. */
 export interface Strategy {
   readonly name: string;
   /** Model calls one piece costs (before any glossary repair), on an engine with or without thinking. */
   calls(thinking: boolean): number;
-  translate(task: TranslationTask, model: ModelCaller): Promise<string>;
+  /**
+   * The translation. `out`, when given, receives the text of the call whose reply IS the
+   * translation (the last one), as it is generated.
+   */
+  translate(task: TranslationTask, model: ModelCaller, out?: Out): Promise<string>;
 }

@@ -1,6 +1,6 @@
 import type { ModelCaller } from '../model-caller.js';
 import { constraints, linguist, sourceBlock, system, translateMessages, user } from '../prompts.js';
-import type { Strategy, TranslationTask } from '../task.js';
+import type { Out, Strategy, TranslationTask } from '../task.js';
 
 /**
  * `cot`: reason about the text, then translate (chain-of-thought prompting, Wei et al. 2022, as
@@ -12,11 +12,11 @@ import type { Strategy, TranslationTask } from '../task.js';
 export const cot: Strategy = {
   name: 'cot',
   calls: (thinking) => (thinking ? 1 : 2),
-  async translate(task: TranslationTask, model: ModelCaller): Promise<string> {
+  async translate(task: TranslationTask, model: ModelCaller, out?: Out): Promise<string> {
     const reasonIn = task.reasonLang === 'from' ? task.source : task.target;
     const steps = `Think step by step, writing your reasoning in ${reasonIn}: what the text means, its difficult words, idioms and names and how to render them in ${task.target}, and the register to keep.`;
     if (model.thinking) {
-      return (await model.call(translateMessages(task, ` ${steps}`), { thinking: true })).text;
+      return (await model.call(translateMessages(task, ` ${steps}`), { thinking: true, onText: out })).text;
     }
     const reasoning = (
       await model.call([
@@ -27,6 +27,6 @@ export const cot: Strategy = {
       ])
     ).text;
     const extra = `\n\nYour reasoning about the text, to follow:\n<REASONING>\n${reasoning}\n</REASONING>`;
-    return (await model.call(translateMessages(task, extra))).text;
+    return (await model.call(translateMessages(task, extra), { onText: out })).text;
   },
 };

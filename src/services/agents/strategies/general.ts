@@ -1,6 +1,6 @@
 import type { ModelCaller } from '../model-caller.js';
 import { translateMessages } from '../prompts.js';
-import type { Strategy, TranslationTask } from '../task.js';
+import type { Out, Strategy, TranslationTask } from '../task.js';
 
 /**
  * `general`: one call. The translation-agent's initial-translation prompt; the client's
@@ -9,7 +9,7 @@ import type { Strategy, TranslationTask } from '../task.js';
 export const general: Strategy = {
   name: 'general',
   calls: () => 1,
-  async translate(task: TranslationTask, model: ModelCaller): Promise<string> {
-    return (await model.call(translateMessages(task))).text;
+  async translate(task: TranslationTask, model: ModelCaller, out?: Out): Promise<string> {
+    return (await model.call(translateMessages(task), { onText: out })).text;
   },
 };

@@ -9,7 +9,7 @@ import {
   translateMessages,
   user,
 } from '../prompts.js';
-import type { Strategy, TranslationTask } from '../task.js';
+import type { Out, Strategy, TranslationTask } from '../task.js';
 
 /**
  * `reflection`: translate, critique, improve: Andrew Ng's translation-agent workflow
@@ -20,7 +20,7 @@ import type { Strategy, TranslationTask } from '../task.js';
 export const reflection: Strategy = {
   name: 'reflection',
   calls: () => 3,
-  async translate(task: TranslationTask, model: ModelCaller): Promise<string> {
+  async translate(task: TranslationTask, model: ModelCaller, out?: Out): Promise<string> {
     const draft = (await model.call(translateMessages(task))).text;
     const translation = `<TRANSLATION>\n${draft}\n</TRANSLATION>`;
     const critique = (
@@ -33,12 +33,15 @@ export const reflection: Strategy = {
         ),
       ])
     ).text;
-    const improved = await model.call([
-      system(linguist(task, 'translation editing')),
-      user(
-        `Your task is to carefully read, then edit, a translation from ${task.source} to ${task.target}, taking into account a list of expert suggestions and constructive criticisms.${constraints(task)}\n\n${sourceBlock(task)}\n\n${translation}\n\n<EXPERT_SUGGESTIONS>\n${critique}\n</EXPERT_SUGGESTIONS>\n\nPlease take into account the expert suggestions when editing the translation. Edit the translation by ensuring ${QUALITY_AXES(task.target)}, (v) no other errors.\n\n${ONLY_TRANSLATION}`,
-      ),
-    ]);
+    const improved = await model.call(
+      [
+        system(linguist(task, 'translation editing')),
+        user(
+          `Your task is to carefully read, then edit, a translation from ${task.source} to ${task.target}, taking into account a list of expert suggestions and constructive criticisms.${constraints(task)}\n\n${sourceBlock(task)}\n\n${translation}\n\n<EXPERT_SUGGESTIONS>\n${critique}\n</EXPERT_SUGGESTIONS>\n\nPlease take into account the expert suggestions when editing the translation. Edit the translation by ensuring ${QUALITY_AXES(task.target)}, (v) no other errors.\n\n${ONLY_TRANSLATION}`,
+        ),
+      ],
+      { onText: out },
+    );
     return improved.text || draft;
   },
 };

@@ -9,7 +9,7 @@ import {
   translateMessages,
   user,
 } from '../prompts.js';
-import type { Strategy, TranslationTask } from '../task.js';
+import type { Out, Strategy, TranslationTask } from '../task.js';
 
 /**
  * `three_step`: analyse, translate, refine. Call 1 mines the knowledge a human translator gathers
@@ -20,7 +20,7 @@ import type { Strategy, TranslationTask } from '../task.js';
 export const threeStep: Strategy = {
   name: 'three_step',
   calls: () => 3,
-  async translate(task: TranslationTask, model: ModelCaller): Promise<string> {
+  async translate(task: TranslationTask, model: ModelCaller, out?: Out): Promise<string> {
     const analysis = (
       await model.call([
         system(linguist(task)),
@@ -31,12 +31,15 @@ export const threeStep: Strategy = {
     ).text;
     const extra = `\n\nUse this analysis of the text:\n<ANALYSIS>\n${analysis}\n</ANALYSIS>`;
     const draft = (await model.call(translateMessages(task, extra))).text;
-    const refined = await model.call([
-      system(linguist(task, 'translation editing')),
-      user(
-        `Refine this ${task.target} translation against the source text and its analysis. Improve ${QUALITY_AXES(task.target)}.${constraints(task)}\n\n${sourceBlock(task)}\n\n<ANALYSIS>\n${analysis}\n</ANALYSIS>\n\n<TRANSLATION>\n${draft}\n</TRANSLATION>\n\n${ONLY_TRANSLATION}`,
-      ),
-    ]);
+    const refined = await model.call(
+      [
+        system(linguist(task, 'translation editing')),
+        user(
+          `Refine this ${task.target} translation against the source text and its analysis. Improve ${QUALITY_AXES(task.target)}.${constraints(task)}\n\n${sourceBlock(task)}\n\n<ANALYSIS>\n${analysis}\n</ANALYSIS>\n\n<TRANSLATION>\n${draft}\n</TRANSLATION>\n\n${ONLY_TRANSLATION}`,
+        ),
+      ],
+      { onText: out },
+    );
     return refined.text || draft;
   },
 };
