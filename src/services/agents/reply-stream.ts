@@ -19,7 +19,10 @@ export class ReplyStream {
   constructor(private readonly emit: (text: string) => void) {}
 
   push(delta: string): void {
-    if (this.started) return this.hold(delta);
+    if (this.started) {
+      this.hold(delta);
+      return;
+    }
     this.head += delta;
     const t = this.head.trimStart();
     if (t.length < HEAD) return;
