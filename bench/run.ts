@@ -77,6 +77,19 @@ export const MODULES: readonly ModuleEntry[] = [
     about: 'web search nDCG@10, latency, indexing vs MiniSearch',
     limitMinutes: 30,
   },
+  {
+    name: 'langid',
+    file: 'langid.ts',
+    about: 'source_lang auto: accuracy of eld (chosen) vs franc-min and tinyld on 300 sentences in 20 languages',
+    limitMinutes: 5,
+  },
+  {
+    name: 'agents',
+    file: 'agents.ts',
+    about:
+      'translation agent overhead vs the same chat-engine calls made directly; glossary adherence with and without repair',
+    limitMinutes: 15,
+  },
 ];
 
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));

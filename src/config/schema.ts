@@ -297,6 +297,38 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    agents: Type.Object(
+      {
+        general_translation: Type.Object(
+          {
+            model: Type.String({
+              minLength: 1,
+              default: 'gen-4.7',
+              description:
+                'Chat model code the `general_translation` agent calls (any code served under `models` or by `embedded.default_model`).',
+            }),
+            max_input_chars: Type.Integer({
+              minimum: 1,
+              default: 200_000,
+              description: 'Longest text (characters, all user messages together) the agent translates in one call.',
+            }),
+            glossary_repair: Type.Boolean({
+              default: true,
+              description:
+                'When a glossary target term is missing from a piece’s translation, make one more call asking for it (counted in `usage.total_calls`).',
+            }),
+            piece_tokens: Type.Integer({
+              minimum: 0,
+              default: 0,
+              description:
+                "Largest piece of a long text sent in one model call, in the model's tokens; 0 = a quarter of the model's context window.",
+            }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     models: Type.Record(
       Type.String(),
       Type.Object({ deployments: Type.Array(Deployment, { minItems: 1 }) }, { additionalProperties: false }),

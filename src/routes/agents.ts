@@ -1,7 +1,25 @@
+import type { FastifyRequest } from 'fastify';
 import { AgentBody, AgentConversationBody } from '../api/agents.js';
-import { ApiError } from '../errors/api-error.js';
+import { sendEventStream } from '../server/event-stream.js';
+import { newPlatformId } from '../server/ids.js';
+import { publicUrl } from '../server/public-url.js';
+import type { AgentUsage } from '../services/agents/model-caller.js';
+import { filePath } from './files.js';
 import { notConfigured } from './not-configured.js';
 import { defineOperation } from './operation.js';
+
+const wireUsage = (u: AgentUsage) => ({
+  prompt_tokens: u.promptTokens,
+  completion_tokens: u.completionTokens,
+  total_tokens: u.promptTokens + u.completionTokens,
+  total_calls: u.totalCalls,
+});
+
+const noteUsage = (request: FastifyRequest, u: AgentUsage, model: string) => {
+  request.usage.model = model;
+  request.usage.promptTokens = u.promptTokens;
+  request.usage.completionTokens = u.completionTokens;
+};
 
 export const agents = defineOperation<AgentBody>({
   id: 'agents',
@@ -10,8 +28,59 @@ export const agents = defineOperation<AgentBody>({
   base: 'agents',
   summary: 'Run an agent (general_translation), whole or streamed',
   body: AgentBody,
-  async handle({ body }) {
-    throw notConfigured(`Agent ${body.agent_id}`, 'agents');
+  async handle({ body, services, key, identity: replyIdentity, signal, request, reply }) {
+    const agent = services.agents;
+    if (!agent) throw notConfigured(`Agent ${body.agent_id}`, 'agents');
+    agent.check(body);
+    const identity = { id: replyIdentity.id, conversationId: newPlatformId(), keyId: key.id };
+    const run = await agent.start(body, identity, signal);
+    const model = services.config.agents.general_translation.model;
+    const head = { id: identity.id, agent_id: body.agent_id, conversation_id: identity.conversationId };
+    if (!body.stream) {
+      let text = '';
+      try {
+        for await (const piece of run.pieces) text += piece;
+      } finally {
+        noteUsage(request, run.usage, model);
+      }
+      return {
+        ...head,
+        status: 'success',
+        choices: [
+          {
+            index: 0,
+            finish_reason: run.finishReason(),
+            messages: [{ role: 'assistant', content: { type: 'text', text } }],
+          },
+        ],
+        usage: wireUsage(run.usage),
+      };
+    }
+    // decisions.md §7: a chunk per text as it is made, then one with finish_reason and usage. A failure after the
+    // first chunk ends the stream with `network_error` (decisions.md §2); before it, a JSON error.
+    async function* chunks(): AsyncGenerator<string> {
+      let sent = false;
+      let finish: string | undefined;
+      try {
+        for await (const text of run.pieces) {
+          sent = true;
+          yield JSON.stringify({
+            ...head,
+            choices: [{ index: 0, messages: [{ role: 'assistant', content: { type: 'text', text } }] }],
+          });
+        }
+      } catch (err) {
+        if (!sent || signal.aborted) throw err;
+        request.log.error({ err }, 'agent stream failed after its first chunk');
+        finish = 'network_error';
+      } finally {
+        noteUsage(request, run.usage, model);
+      }
+      const reason = finish ?? run.finishReason();
+      yield JSON.stringify({ ...head, choices: [{ index: 0, finish_reason: reason }], usage: wireUsage(run.usage) });
+    }
+    await sendEventStream(reply, chunks());
+    return undefined;
   },
 });
 
@@ -22,7 +91,21 @@ export const agentConversation = defineOperation<AgentConversationBody>({
   base: 'agents',
   summary: "The artifacts of one of the caller's agent conversations",
   body: AgentConversationBody,
-  async handle({ body }) {
-    throw new ApiError(1233, `Conversation ${body.conversation_id} does not exist`);
+  async handle({ body, services, key, request }) {
+    const agent = services.agents;
+    if (!agent) throw notConfigured(`Agent ${body.agent_id}`, 'agents');
+    const vars = body.custom_variables ?? {};
+    const artifacts = await agent.artifacts(key.id, body.conversation_id, {
+      includePdf: vars.include_pdf === true,
+      pages: vars.pages ?? [],
+    });
+    const url = (file: Parameters<typeof filePath>[0]) =>
+      publicUrl(request, services.config.server.public_url, filePath(file));
+    const content = artifacts.map((a) => ({ type: a.type, tag_cn: a.tagCn, tag_en: a.tagEn, [a.type]: url(a.file) }));
+    return {
+      conversation_id: body.conversation_id,
+      agent_id: body.agent_id,
+      choices: [{ index: 0, message: [{ role: 'assistant', content }] }],
+    };
   },
 });

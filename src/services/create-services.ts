@@ -8,6 +8,7 @@ import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
 import { AccountService } from './accounts/account-service.js';
 import { KeyAccess } from './accounts/key-access.js';
+import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
@@ -36,6 +37,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   // Deployments are validated before anything is opened, so a bad one stops start-up cleanly.
   const deployments = resolveDeployments(config, CHAT_ENGINES);
   checkImageDeployments(config);
+  checkAgentsConfig(config.agents);
   const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
   const store = await openStore(config);
   const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
@@ -53,6 +55,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const safety = openSafetyService(config, engines, log);
   const imaging = await openImageService(config, { store, files, safety, log, configDir: context.configDir });
   const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
+  const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation);
   return {
     config,
     reader,
@@ -76,6 +79,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     shutdown: new ShutdownHooks(),
     safety,
     images: imaging?.images,
+    agents,
     async close() {
       stopSweeper();
       await imaging?.close();
@@ -86,6 +90,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         search.close(),
         usage.flush(),
         limiter.close(),
+        agents.close(),
       ]);
       await store.close();
     },

@@ -3,6 +3,7 @@ import type { FileStore } from '../files/types.js';
 import type { Store } from '../stores/types.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { KeyAccess } from './accounts/key-access.js';
+import type { AgentService } from './agents/agent-service.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { ImageService } from './images/image-service.js';
@@ -38,6 +39,8 @@ export interface PlatformServices {
   safety: SafetyService;
   /** Image generation, sync and async; undefined when no image model is configured. */
   images?: ImageService | undefined;
+  /** The `general_translation` agent and its conversations. */
+  agents?: AgentService | undefined;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  */
 import type { KeyLimits } from '../config/schema.js';
 import type { AccountStore } from './accounts.js';
+import type { ConversationStore } from './conversations.js';
 import type { TaskStore } from './tasks.js';
 
 export type Endpoint = 'general' | 'coding';
@@ -74,6 +75,9 @@ export interface Store {
 
   getCache(key: string, now: number): Promise<string | undefined>;
   setCache(key: string, value: string, expiresAt: number): Promise<void>;
+
+  /** Agent conversations (src/stores/conversations.ts). */
+  readonly conversations: ConversationStore;
 
   close(): Promise<void>;
 }

@@ -32,6 +32,11 @@ export class ChatService {
     private readonly search: SearchService,
   ) {}
 
+  /** Whether a model code has deployments here (the agents check theirs before they start). */
+  hasModel(code: string): boolean {
+    return this.engines.has(code);
+  }
+
   async engineFor(code: string): Promise<ChatEngine> {
     const engine = this.engines.get(code);
     if (!engine) {

@@ -65,6 +65,22 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = 
     `,
   },
   {
+    version: 3,
+    sql: `
+      CREATE TABLE agent_conversations (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        source_text TEXT NOT NULL,
+        translation TEXT NOT NULL,
+        usage TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX agent_conversations_key ON agent_conversations (key_id, created_at);
+    `,
+  },
+  {
     // The console: account holders, their sessions, and which account holds which key.
     version: 4,
     sql: `

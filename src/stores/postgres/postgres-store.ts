@@ -8,6 +8,7 @@ import {
   type UsageTotalsRow,
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import { PostgresConversations } from './conversations.js';
 import { KEY_CHANNEL, KeyChangeListener, KeyRowCache } from './key-change-listener.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { PostgresAccounts } from './postgres-accounts.js';
@@ -41,11 +42,13 @@ export class PostgresStore implements Store {
   private schema = '';
   readonly accounts: PostgresAccounts;
   readonly tasks: PostgresTaskStore;
+  readonly conversations: PostgresConversations;
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
     this.accounts = new PostgresAccounts(pool);
     this.tasks = new PostgresTaskStore(pool);
+    this.conversations = new PostgresConversations(pool);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {

@@ -10,6 +10,7 @@ import {
   type UsageTotalsRow,
 } from '../rows.js';
 import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteTaskStore } from './sqlite-tasks.js';
@@ -37,6 +38,7 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
   readonly accounts: SqliteAccounts;
   readonly tasks: SqliteTaskStore;
+  readonly conversations: SqliteConversations;
   private readonly stmts;
   /**
    * Key rows read on every request, kept until any other connection commits (PRAGMA data_version
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
     migrate(this.db);
     this.accounts = new SqliteAccounts(this.db);
     this.tasks = new SqliteTaskStore(this.db);
+    this.conversations = new SqliteConversations(this.db);
     const db = this.db;
     this.stmts = {
       insertKey: db.prepare(

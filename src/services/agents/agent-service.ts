@@ -1,0 +1,174 @@
+import type { AgentBody } from '../../api/agents.js';
+import { ConfigError } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import type { ChatEngine } from '../../engines/chat/types.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { FileStore } from '../../files/types.js';
+import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
+import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
+import type { ChatService } from '../chat/chat-service.js';
+import {
+  type Artifact,
+  type ArtifactOptions,
+  checkArtifactOptions,
+  conversationArtifacts,
+} from './artifacts/conversation-artifacts.js';
+import { ArtifactRenderer } from './artifacts/renderer.js';
+import { DeltaQueue } from './delta-queue.js';
+import { detectLanguage } from './detect-language.js';
+import { languageName } from './languages.js';
+import { type AgentUsage, ModelCaller } from './model-caller.js';
+import { translationRequest } from './request.js';
+import { splitText } from './split-text.js';
+import { translatePieces } from './translate-pieces.js';
+
+export const TRANSLATION_AGENT = 'general_translation';
+
+export interface AgentIdentity {
+  id: string;
+  conversationId: string;
+  keyId: string;
+}
+
+/** A started agent call: its translation comes piece by piece; usage grows as calls finish. */
+export interface AgentRun {
+  identity: AgentIdentity;
+  /** The translation as it is made, to be sent as it comes; the conversation is saved before the last text returns. */
+  pieces: AsyncIterable<string>;
+  usage: AgentUsage;
+  /** `length` when a piece's translation was cut by the model's output limit, else `stop`. */
+  finishReason(): 'stop' | 'length';
+}
+
+type AgentsConfig = Config['agents']['general_translation'];
+
+/** Start-up check: a code outside the catalogue can never be served, so a typo stops the server. */
+export function checkAgentsConfig(config: Config['agents']): void {
+  const code = config.general_translation.model;
+  if (!chatModel(code)) {
+    throw new ConfigError(
+      `config: agents.general_translation.model: unknown chat model code "${code}"; known: ${CHAT_MODEL_CODES.join(', ')}`,
+    );
+  }
+}
+
+/** The `general_translation` agent: translation strategies on a chat model, and its conversations. */
+export class AgentService {
+  private readonly renderer = new ArtifactRenderer();
+
+  constructor(
+    private readonly chat: ChatService | undefined,
+    private readonly conversations: ConversationStore,
+    private readonly files: FileStore,
+    private readonly config: AgentsConfig,
+  ) {}
+
+  /** Validates the request against the agent (1214 naming the field) before any model work. */
+  check(body: AgentBody): void {
+    translationRequest(body, this.config.max_input_chars);
+  }
+
+  /**
+   * Resolves the model and cuts the text into pieces; everything that can fail before the first
+   * piece fails here, so the caller can still answer with a JSON error.
+   */
+  async start(body: AgentBody, identity: AgentIdentity, signal: AbortSignal): Promise<AgentRun> {
+    const req = translationRequest(body, this.config.max_input_chars);
+    const engine = await this.engine();
+    const sourceLang = req.sourceLang === 'auto' ? detectLanguage(req.text) : req.sourceLang;
+    const budget = this.config.piece_tokens || Math.floor(engine.capabilities.maxContext / 8);
+    const pieces = await splitText(req.text, Math.max(64, budget), (text) =>
+      engine.countTokens([{ role: 'user', content: text }], []),
+    );
+    const spec = chatModel(this.config.model);
+    const model = new ModelCaller(engine, signal, Math.min(spec?.temperature ?? 0.6, 0.7));
+    const base = {
+      source: sourceLang ? languageName(sourceLang) : 'the original language',
+      target: languageName(req.targetLang),
+      suggestion: req.suggestion,
+      reasonLang: req.reasonLang,
+    };
+    const conversations = this.conversations;
+    const repair = this.config.glossary_repair;
+    const settings = {
+      source_lang: sourceLang ?? 'auto',
+      target_lang: req.targetLang,
+      strategy: req.strategy.name,
+      glossary: req.glossaryText,
+      model: this.config.model,
+    };
+    let cut = false;
+    const noteFinish = () => {
+      if (model.lastFinish === 'length' || model.lastFinish === 'model_context_window_exceeded') cut = true;
+    };
+    async function* run(): AsyncGenerator<string> {
+      const queue = new DeltaQueue();
+      let translation = '';
+      const emit = (text: string) => {
+        translation += text;
+        queue.push(text);
+      };
+      const work = async () => {
+        await translatePieces(pieces, req.strategy, base, req.glossary, model, emit, { repair, onPiece: noteFinish });
+        // Saved before the last text goes out (it is held below): a client that has the whole
+        // answer can fetch the conversation at once.
+        await conversations.save({
+          id: identity.conversationId,
+          keyId: identity.keyId,
+          agentId: TRANSLATION_AGENT,
+          settings,
+          sourceText: req.text,
+          translation,
+          usage: { ...model.usage },
+          createdAt: Date.now(),
+        });
+      };
+      work().then(
+        () => queue.close(),
+        (err: unknown) => queue.fail(err),
+      );
+      let held: string | undefined;
+      try {
+        for await (const text of queue.drain()) {
+          if (held !== undefined) yield held;
+          held = text;
+        }
+      } catch (err) {
+        // What was made before the failure still goes out; the caller then ends the stream.
+        if (held !== undefined) yield held;
+        throw err;
+      }
+      if (held !== undefined) yield held;
+    }
+    return { identity, pieces: run(), usage: model.usage, finishReason: () => (cut ? 'length' : 'stop') };
+  }
+
+  /** The caller's conversation, or 1233 as if it did not exist. */
+  async conversation(keyId: string, id: string): Promise<ConversationRecord> {
+    const found = await this.conversations.get(keyId, id);
+    if (!found) throw new ApiError(1233, `Conversation ${id} does not exist`);
+    return found;
+  }
+
+  /** The artifacts of the caller's conversation, stored in the file store (see conversation-artifacts.ts). */
+  async artifacts(keyId: string, id: string, options: ArtifactOptions): Promise<Artifact[]> {
+    checkArtifactOptions(options);
+    return conversationArtifacts(await this.conversation(keyId, id), options, this.files, this.renderer);
+  }
+
+  /** Stops the rendering worker, if one runs. */
+  close(): Promise<void> {
+    return this.renderer.close();
+  }
+
+  private async engine(): Promise<ChatEngine> {
+    const code = this.config.model;
+    if (!this.chat?.hasModel(code)) {
+      throw new ApiError(
+        1211,
+        `Agent general_translation runs on model ${code}, which is not configured on this server: add it under \`models.${code}\`, set \`embedded.default_model\`, or point \`agents.general_translation.model\` at a configured code`,
+      );
+    }
+    return this.chat.engineFor(code);
+  }
+}

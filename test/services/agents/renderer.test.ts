@@ -1,0 +1,41 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { ArtifactRenderer } from '../../../src/services/agents/artifacts/renderer.js';
+
+const renderer = new ArtifactRenderer();
+afterAll(() => renderer.close());
+
+describe('ArtifactRenderer (worker thread)', () => {
+  it('renders a PDF and the pages asked for', async () => {
+    const out = await renderer.render('Hello, 你好, مرحبا', 'title', [{ position: 1, width: 120, height: 170 }]);
+    expect(Buffer.from(out.pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(out.pageCount).toBe(1);
+    expect(out.images).toHaveLength(1);
+    const png = Buffer.from(out.images[0]!);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([120, 170]);
+  });
+
+  it('renders no image when a position is past the last page, and says how many pages there are', async () => {
+    const out = await renderer.render('one page', 'title', [{ position: 2, width: 10, height: 10 }]);
+    expect(out.pageCount).toBe(1);
+    expect(out.images).toEqual([]);
+  });
+
+  it('serves concurrent jobs, each its own answer', async () => {
+    const texts = Array.from({ length: 4 }, (_, i) => `${'line\n'.repeat(60 * (i + 1))}`);
+    const outs = await Promise.all(texts.map((t) => renderer.render(t, 't', [])));
+    const alone: number[] = [];
+    for (const t of texts) alone.push((await renderer.render(t, 't', [])).pageCount);
+    expect(outs.map((o) => o.pageCount)).toEqual(alone);
+    expect(new Set(alone).size).toBe(4);
+  });
+
+  it('fails the jobs it holds when closed, and starts again on the next', async () => {
+    const other = new ArtifactRenderer();
+    const failed = expect(other.render('x', 't', [])).rejects.toThrow(/closed|exited/);
+    await other.close();
+    await failed;
+    const again = await other.render('x', 't', []);
+    expect(again.pageCount).toBe(1);
+    await other.close();
+  });
+});
