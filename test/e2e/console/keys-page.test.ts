@@ -39,12 +39,13 @@ describe('console in Chromium: the admin signs in, creates a key, sees its usage
     await page.getByLabel('Admin key').fill(ADMIN_KEY);
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Create key' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     // From the page's heading, Tab reaches "Create key"; Enter opens the form with focus in Name.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Create key');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Create key');
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-name');
+    // The form opens on the next render: wait for focus to land rather than read it at once.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('key-name');
     await page.keyboard.press('Escape');
     await page.close();
   });
@@ -56,7 +57,7 @@ describe('console in Chromium: the admin signs in, creates a key, sees its usage
     expect(key).toMatch(/^[^.\s]+\.[^.\s]+$/);
     expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
     // Focus lands on the new key, selected, ready to copy.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-key');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('new-key');
     await screenshot(page, 'keys-new-key-desktop');
 
     expect((await webSearch(s.base, key)).status).toBe(200);
@@ -71,11 +72,15 @@ describe('console in Chromium: the admin signs in, creates a key, sees its usage
     expect(await row.getByRole('cell').nth(0).textContent()).toBe('Admin');
 
     await page.getByRole('link', { name: 'Usage' }).click();
-    const usageRow = page.getByRole('row', { name: /browser-key/ });
-    await usageRow.first().waitFor();
-    const cells = await usageRow.first().getByRole('cell').allTextContents();
-    expect(cells).toContain('browser-key');
-    expect(cells).toContain('2');
+    await page.getByRole('heading', { level: 1, name: /usage/i }).waitFor();
+    // The keys table also has a row named browser-key: read the usage table's row once it has rendered.
+    const usageRow = page
+      .locator('table')
+      .filter({ hasText: /tokens/i })
+      .getByRole('row', { name: /browser-key/ });
+    await expect
+      .poll(async () => (await usageRow.count()) > 0 && (await usageRow.first().getByRole('cell').allTextContents()))
+      .toEqual(expect.arrayContaining(['browser-key', '2']));
     expect(await page.locator('.chart canvas').count()).toBeGreaterThanOrEqual(2);
     await screenshot(page, 'usage-desktop');
 
@@ -84,12 +89,12 @@ describe('console in Chromium: the admin signs in, creates a key, sees its usage
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     // Focus moves into the confirmation; Escape would cancel it.
-    expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
     await screenshot(page, 'keys-confirm-desktop');
     await page.getByRole('button', { name: 'Revoke', exact: true }).click();
     await expect.poll(() => row.textContent()).toContain('revoked');
     expect(await page.getByRole('button', { name: 'Revoke browser-key' }).count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('keys-title');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('keys-title');
     const refused = await webSearch(s.base, key);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: { code: '1004' } });
