@@ -12,12 +12,21 @@ import { startOpenAIReplay } from '../engines/image/replay/openai-replay.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const children: ChildProcess[] = [];
 
+/**
+ * The test's environment without the store and limiter URLs that CI exports: the server must use
+ * the SQLite data dir the key was made in, as createKey does.
+ */
+function serverEnv(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _db, REDIS_URL: _redis, ...rest } = process.env;
+  return { ...rest, LOG_LEVEL: 'silent' };
+}
+
 /** A real server process (`gen-platform serve`) on this data dir; resolves with its base URL. */
 function serve(dir: string, config: string): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve', '--port', '0', '--data', dir, '--config', config],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'silent' } },
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: serverEnv() },
   );
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -70,6 +79,7 @@ describe('async image tasks survive kill -9 of the server process', () => {
       headers,
       body: JSON.stringify({ model: 'gen-image', prompt: 'a slow fox' }),
     });
+    expect(res.status).toBe(200);
     const { id } = (await res.json()) as { id: string };
     // Generous: on a loaded two-core CI machine a fresh process can take seconds to claim its first task.
     await expect.poll(() => replay.jobs.length, { timeout: 45_000 }).toBe(1);
