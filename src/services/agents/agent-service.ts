@@ -6,6 +6,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { FileStore } from '../../files/types.js';
 import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
 import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
+import { AsyncQueue } from '../../util/async-queue.js';
 import type { ChatService } from '../chat/chat-service.js';
 import {
   type Artifact,
@@ -14,7 +15,6 @@ import {
   conversationArtifacts,
 } from './artifacts/conversation-artifacts.js';
 import { ArtifactRenderer } from './artifacts/renderer.js';
-import { DeltaQueue } from './delta-queue.js';
 import { detectLanguage } from './detect-language.js';
 import { languageName } from './languages.js';
 import { type AgentUsage, ModelCaller } from './model-caller.js';
@@ -102,7 +102,7 @@ export class AgentService {
       if (model.lastFinish === 'length' || model.lastFinish === 'model_context_window_exceeded') cut = true;
     };
     async function* run(): AsyncGenerator<string> {
-      const queue = new DeltaQueue();
+      const queue = new AsyncQueue<string>();
       let translation = '';
       const emit = (text: string) => {
         translation += text;

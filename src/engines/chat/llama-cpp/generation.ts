@@ -8,8 +8,8 @@ import type {
 } from 'node-llama-cpp';
 import { ApiError } from '../../../errors/api-error.js';
 import { newToolCallId } from '../../../ids/tool-call-id.js';
+import { AsyncQueue } from '../../../util/async-queue.js';
 import type { ChatRequest, ChatStreamPart, FinishReason } from '../types.js';
-import { AsyncQueue } from './async-queue.js';
 import { ParamsText } from './params-text.js';
 
 export interface GenerationInput {

@@ -1,6 +1,7 @@
 /**
- * A push-to-pull bridge: node-llama-cpp reports output through callbacks, the engine yields it as
- * an async iterator. Unbounded, because generation is paced by the model, not by the consumer.
+ * A push-to-pull bridge: a producer reports through callbacks (node-llama-cpp's output, an agent's
+ * model calls), the consumer reads an async iterator. Unbounded, because the model paces the
+ * producer, not the consumer.
  */
 export class AsyncQueue<T> {
   private readonly items: T[] = [];
