@@ -59,7 +59,10 @@ export async function consoleStatic(scope: FastifyInstance): Promise<void> {
     if (!dir || !type || !/^[\w.-]+$/.test(file) || file.startsWith('.')) {
       throw new ApiError(1222, `No console asset ${file}`);
     }
-    const bytes = await readFile(path.join(dir, 'assets', file)).catch(() => undefined);
+    const bytes = await readFile(path.join(dir, 'assets', file)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'EISDIR') return undefined;
+      throw err;
+    });
     if (!bytes) throw new ApiError(1222, `No console asset ${file}`);
     // Vite names assets by their content hash, so a name never changes meaning.
     return reply

@@ -110,7 +110,11 @@ export class AccountService {
   async signInAdmin(adminKey: string, client: string): Promise<OpenSession> {
     const subjects = [this.address(client)];
     this.checkLimit(subjects);
-    const key = await this.keys.authenticate(`Bearer ${adminKey}`).catch(() => undefined);
+    // A refused key is a failed sign-in; anything else (the store is down) is not the user's fault.
+    const key = await this.keys.authenticate(`Bearer ${adminKey}`).catch((err: unknown) => {
+      if (err instanceof ApiError) return undefined;
+      throw err;
+    });
     if (key?.role !== 'admin') {
       this.limiter.fail(subjects);
       throw new ApiError(1000, 'Sign-in failed: that is not an admin key');
