@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { Curl } from '../components/curl';
 import { callApi } from './call';
 import type { PanelProps } from './playground';
+import { useApiCall } from './use-api-call';
 
 interface ReaderReply {
   reader_result: { title: string; url: string; description: string; content: string };
@@ -11,27 +12,13 @@ interface ReaderReply {
 export function ReaderPanel({ apiKey, base }: PanelProps) {
   const [url, setUrl] = useState('https://example.com/');
   const [format, setFormat] = useState('markdown');
-  const [result, setResult] = useState<ReaderReply['reader_result'] | undefined>();
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const body = { url, return_format: format };
-
-  const run = async (e: Event) => {
-    e.preventDefault();
-    setResult(undefined);
-    setError('');
-    setBusy(true);
-    try {
-      setResult((await callApi<ReaderReply>(apiKey, 'POST', `${base}/reader`, body)).reader_result);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { result, error, busy, submit } = useApiCall(
+    async () => (await callApi<ReaderReply>(apiKey, 'POST', `${base}/reader`, body)).reader_result,
+  );
 
   return (
-    <form class="panel" onSubmit={run}>
+    <form class="panel" onSubmit={submit}>
       <div class="grid2">
         <div>
           <label for="reader-url">Page URL</label>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { Curl } from '../components/curl';
 import { callApi } from './call';
 import type { PanelProps } from './playground';
+import { useApiCall } from './use-api-call';
 
 interface SearchReply {
   search_result: { title: string; link: string; content: string; media?: string }[];
@@ -11,27 +12,16 @@ interface SearchReply {
 export function SearchPanel({ apiKey, base }: PanelProps) {
   const [query, setQuery] = useState('');
   const [count, setCount] = useState(10);
-  const [results, setResults] = useState<SearchReply['search_result'] | undefined>();
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const body = { search_engine: 'search-prime', search_query: query, count };
-
-  const run = async (e: Event) => {
-    e.preventDefault();
-    setResults(undefined);
-    setError('');
-    setBusy(true);
-    try {
-      setResults((await callApi<SearchReply>(apiKey, 'POST', `${base}/web_search`, body)).search_result);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    result: results,
+    error,
+    busy,
+    submit,
+  } = useApiCall(async () => (await callApi<SearchReply>(apiKey, 'POST', `${base}/web_search`, body)).search_result);
 
   return (
-    <form class="panel" onSubmit={run}>
+    <form class="panel" onSubmit={submit}>
       <div class="grid2">
         <div>
           <label for="search-query">Search query</label>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { Curl } from '../components/curl';
 import { callApi } from './call';
 import type { PanelProps } from './playground';
+import { useApiCall } from './use-api-call';
 
 interface AgentReply {
   choices: { messages: { content: { text: string } }[] }[];
@@ -16,10 +17,6 @@ export function TranslatePanel({ apiKey, base }: PanelProps) {
   const [source, setSource] = useState('auto');
   const [target, setTarget] = useState('zh-CN');
   const [strategy, setStrategy] = useState('general');
-  const [result, setResult] = useState('');
-  const [meta, setMeta] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const path = `${base}/v1/agents`;
   const body = {
     agent_id: 'general_translation',
@@ -27,25 +24,12 @@ export function TranslatePanel({ apiKey, base }: PanelProps) {
     custom_variables: { source_lang: source, target_lang: target, strategy },
   };
 
-  const run = async (e: Event) => {
-    e.preventDefault();
-    setResult('');
-    setMeta('');
-    setError('');
-    setBusy(true);
-    try {
-      const reply = await callApi<AgentReply>(apiKey, 'POST', path, body);
-      setResult(reply.choices[0]?.messages.map((m) => m.content.text).join('') ?? '');
-      if (reply.usage) setMeta(`${reply.usage.total_tokens} tokens, ${reply.usage.total_calls} model calls`);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { result: reply, error, busy, submit } = useApiCall(() => callApi<AgentReply>(apiKey, 'POST', path, body));
+  const result = reply?.choices[0]?.messages.map((m) => m.content.text).join('') ?? '';
+  const meta = reply?.usage ? `${reply.usage.total_tokens} tokens, ${reply.usage.total_calls} model calls` : '';
 
   return (
-    <form class="panel" onSubmit={run}>
+    <form class="panel" onSubmit={submit}>
       <label for="tr-text">Text to translate</label>
       <textarea id="tr-text" rows={4} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       <div class="grid3">
