@@ -34,6 +34,8 @@ export const toKeyView = (k: KeyRecord): KeyView => ({
   revoked_at: k.revokedAt === undefined ? null : Math.floor(k.revokedAt / 1000),
 });
 
+const MAX_CHECKED_TOKENS = 10_000;
+
 /** The operator's key from configuration: not stored, compared in constant time. */
 const CONFIGURED_ADMIN: Omit<KeyRecord, 'createdAt'> = {
   id: 'admin',
@@ -58,6 +60,12 @@ export class KeyService {
   private readonly box: SecretBox;
   private readonly adminDigest: Buffer | undefined;
   private readonly now: () => number;
+  /**
+   * Each token already checked, with the key row it matched. The store hands out the same row
+   * object until the row may have changed, so a token whose row is still that object needs no
+   * second hash of its secret: the check every request made before is made once per row.
+   */
+  private readonly checked = new Map<string, KeyRecord>();
 
   constructor(options: KeyServiceOptions) {
     this.store = options.store;
@@ -117,7 +125,13 @@ export class KeyService {
     if (dots !== 1) throw new ApiError(1002, 'Invalid API key: expected "<id>.<secret>" or a signed token');
     const [id, secret] = token.split('.') as [string, string];
     const key = KEY_ID_PATTERN.test(id) ? await this.store.getKey(id) : undefined;
-    if (!key || !secretMatches(secret, key.secretHash)) throw new ApiError(1002, 'Invalid API key');
+    if (!key) throw new ApiError(1002, 'Invalid API key');
+    if (this.checked.get(token) !== key) {
+      if (!secretMatches(secret, key.secretHash)) throw new ApiError(1002, 'Invalid API key');
+      // Bounded like the store's own cache: at worst the secrets are hashed again.
+      if (this.checked.size >= MAX_CHECKED_TOKENS) this.checked.clear();
+      this.checked.set(token, key);
+    }
     if (key.revokedAt !== undefined) throw new ApiError(1004, 'API key has been revoked');
     return key;
   }
