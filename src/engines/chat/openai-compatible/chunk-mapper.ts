@@ -87,6 +87,13 @@ export class ChunkMapper {
     out.push({ type: 'finish', reason, usage: mapUsage(this.usage) });
   }
 
+  /** Maps the text of a chunk that carries nothing else (the relay's ContentTemplate reads those). */
+  text(text: string, out: ChatStreamPart[]): void {
+    if (text === '') return;
+    this.textStarted = true;
+    out.push({ type: 'text-delta', text });
+  }
+
   private delta(delta: WireDelta, out: ChatStreamPart[], whole: boolean): void {
     const reasoning = delta.reasoning_content || delta.reasoning;
     if (reasoning) {
@@ -97,10 +104,7 @@ export class ChunkMapper {
       }
     }
     const text = delta.content;
-    if (typeof text === 'string' && text !== '') {
-      this.textStarted = true;
-      out.push({ type: 'text-delta', text });
-    }
+    if (typeof text === 'string') this.text(text, out);
     const calls = delta.tool_calls;
     if (calls) {
       for (let i = 0; i < calls.length; i++) {

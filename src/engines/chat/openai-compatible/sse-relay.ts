@@ -1,5 +1,6 @@
 import type { ChatStreamPart } from '../types.js';
 import { ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
+import { ContentTemplate, isPlainTextChunk } from './content-template.js';
 import { SseDecoder } from './sse-decoder.js';
 import type { WireChunk } from './wire.js';
 
@@ -12,6 +13,9 @@ export class SseRelay {
   private readonly decoder = new SseDecoder();
   readonly mapper: ChunkMapper;
   done = false;
+  /** The shape of the stream's text chunks, once one has been parsed. */
+  private template: ContentTemplate | undefined;
+  private cutsLeft = 3;
 
   constructor(generateToolCallIds: boolean) {
     this.mapper = new ChunkMapper(generateToolCallIds);
@@ -28,9 +32,22 @@ export class SseRelay {
         this.mapper.finish(out);
         return;
       }
+      if (this.template && !decoder.isError) {
+        const text = this.template.text(data);
+        if (text !== undefined) {
+          this.mapper.text(text, out);
+          continue;
+        }
+      }
       const parsed: unknown = JSON.parse(data);
       if (decoder.isError) throw new UpstreamReportedError(parsed);
       this.mapper.chunk(parsed as WireChunk, out);
+      // A text chunk the template did not read: cut the template from it (a server may write its
+      // first text chunk apart, with the role), a few times at most.
+      if (this.cutsLeft > 0 && isPlainTextChunk(parsed as WireChunk)) {
+        this.cutsLeft--;
+        this.template = ContentTemplate.of(data, parsed as WireChunk) ?? this.template;
+      }
     }
   }
 
