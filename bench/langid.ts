@@ -44,7 +44,7 @@ const ISO3: Record<string, string> = {
   tha: 'th',
 };
 
-function normalise(code: string, text: string): string {
+async function normalise(code: string, text: string): Promise<string> {
   const c = ISO3[code] ?? code;
   if (c === 'zh') return chineseVariant(text);
   return languageCode(c) ?? c;
@@ -58,28 +58,30 @@ const CANDIDATES: Record<string, (text: string) => string> = {
   tinyld: (t) => tinyld(t),
 };
 
-export function measure(): { name: string; accuracy: number; usPerSentence: number; misses: string[] }[] {
+export async function measure(): Promise<{ name: string; accuracy: number; usPerSentence: number; misses: string[] }[]> {
   const rows = readFileSync(DATA, 'utf8')
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => l.split('\t') as [string, string]);
-  return Object.entries(CANDIDATES).map(([name, detect]) => {
-    for (const [, text] of rows.slice(0, 20)) detect(text); // warm-up
+  const results = [];
+  for (const [name, detect] of Object.entries(CANDIDATES)) {
+    for (const [, text] of rows.slice(0, 20)) await normalise(detect(text), text); // warm-up
     let right = 0;
     const misses: string[] = [];
     const start = performance.now();
     for (const [expected, text] of rows) {
-      const got = normalise(detect(text), text);
+      const got = await normalise(detect(text), text);
       if (got === expected) right++;
       else misses.push(`${expected}→${got || '?'}`);
     }
     const us = ((performance.now() - start) * 1000) / rows.length;
-    return { name, accuracy: right / rows.length, usPerSentence: us, misses };
-  });
+    results.push({ name, accuracy: right / rows.length, usPerSentence: us, misses });
+  }
+  return results;
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const results = measure();
+  const results = await measure();
   for (const r of results) {
     process.stderr.write(`langid ${r.name}: ${(r.accuracy * 100).toFixed(1)}%, misses ${r.misses.join(' ')}\n`);
   }

@@ -75,7 +75,7 @@ export class AgentService {
   async start(body: AgentBody, identity: AgentIdentity, signal: AbortSignal): Promise<AgentRun> {
     const req = translationRequest(body, this.config.max_input_chars);
     const engine = await this.engine();
-    const sourceLang = req.sourceLang === 'auto' ? detectLanguage(req.text) : req.sourceLang;
+    const sourceLang = req.sourceLang === 'auto' ? await detectLanguage(req.text) : req.sourceLang;
     const budget = this.config.piece_tokens || Math.floor(engine.capabilities.maxContext / 8);
     const pieces = await splitText(req.text, Math.max(64, budget), (text) =>
       engine.countTokens([{ role: 'user', content: text }], []),

@@ -1,6 +1,25 @@
-import { eld } from 'eld/medium';
-import { Converter } from 'opencc-js';
 import { languageCode } from './languages.js';
+
+/**
+ * ELD's n-gram tables and OpenCC's conversion tables take some 85 MB of heap: loaded on the first
+ * `auto` request, not at start-up, so that a server that never detects a language (and every
+ * request of one that does) does not carry them through each garbage collection.
+ */
+let tables: Promise<Tables> | undefined;
+interface Tables {
+  detect(text: string): string;
+  toSimplified(text: string): string;
+  toTraditional(text: string): string;
+}
+
+function loadTables(): Promise<Tables> {
+  tables ??= Promise.all([import('eld/medium'), import('opencc-js')]).then(([{ eld }, { Converter }]) => ({
+    detect: (text: string) => eld.detect(text).language,
+    toSimplified: Converter({ from: 't', to: 'cn' }),
+    toTraditional: Converter({ from: 'cn', to: 't' }),
+  }));
+  return tables;
+}
 
 /**
  * `source_lang: auto`: the language of the text, by ELD (Efficient Language Detector, n-gram
@@ -8,22 +27,23 @@ import { languageCode } from './languages.js';
  * docs/agents.md). Chinese is told apart into Simplified and Traditional by characters that exist
  * by OpenCC's conversion tables. Undefined when nothing is detected (too little text, digits only).
  */
-export function detectLanguage(text: string): string | undefined {
+export async function detectLanguage(text: string): Promise<string | undefined> {
+  const { detect } = await loadTables();
   // The start of a long text decides: n-gram scores settle within a few hundred characters.
   const sample = text.slice(0, 2000);
-  const detected = eld.detect(sample).language;
+  const detected = detect(sample);
   if (!detected) return undefined;
-  if (detected === 'zh') return chineseVariant(sample);
+  if (detected === 'zh') return await chineseVariant(sample);
   return languageCode(detected) ?? detected;
 }
 
-// OpenCC's dictionaries (opencc-js): a character that converts to something else is one that only
-// one of the two scripts writes that way.
-const toSimplified = Converter({ from: 't', to: 'cn' });
-const toTraditional = Converter({ from: 'cn', to: 't' });
-
-/** Chinese text as `zh-CN` or `zh-TW`, by which script's own characters it uses more (exported for bench/langid.ts). */
-export function chineseVariant(text: string): string {
+/**
+ * Chinese text as `zh-CN` or `zh-TW`, by which script's own characters it uses more (exported for
+ * bench/langid.ts). OpenCC's dictionaries (opencc-js): a character that converts to something else
+ * is one that only one of the two scripts writes that way.
+ */
+export async function chineseVariant(text: string): Promise<string> {
+  const { toSimplified, toTraditional } = await loadTables();
   const sample = [...text]
     .filter((ch) => /\p{Script=Han}/u.test(ch))
     .slice(0, 500)

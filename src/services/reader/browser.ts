@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Route } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import type { Agent } from 'undici';
 import { readBounded } from '../../net/body-reader.js';
 import { BlockedAddressError } from './address-guard.js';
@@ -84,6 +84,8 @@ export function createRenderer(executablePath: string): Renderer {
   const launch = async (): Promise<Browser> => {
     const current = browser && (await browser.catch(() => undefined));
     if (current?.isConnected()) return current;
+    // Imported here: playwright-core takes some 30 MB of heap, which only the browser path needs.
+    const { chromium } = await import('playwright-core');
     browser = chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS });
     return browser;
   };

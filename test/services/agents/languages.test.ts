@@ -29,11 +29,11 @@ describe('detectLanguage', () => {
     ['今日はとても良い天気なので、港まで散歩しましょう。', 'ja'],
     ['오늘 날씨가 정말 좋네요. 항구까지 걸어가요.', 'ko'],
     ['الطقس جميل اليوم، دعنا نمشي إلى الميناء.', 'ar'],
-  ])('%s → %s', (text, code) => {
-    expect(detectLanguage(text)).toBe(code);
+  ])('%s → %s', async (text, code) => {
+    expect(await detectLanguage(text)).toBe(code);
   });
 
-  it('finds nothing in digits alone', () => {
-    expect(detectLanguage('12345 678')).toBeUndefined();
+  it('finds nothing in digits alone', async () => {
+    expect(await detectLanguage('12345 678')).toBeUndefined();
   });
 });
