@@ -6,6 +6,7 @@ import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { Endpoint } from '../stores/types.js';
+import { RequestCancel } from '../util/cancel-signal.js';
 import { trackRequest } from './track-request.js';
 
 export interface ApiScopeOptions {
@@ -84,15 +85,16 @@ async function runOperation(
   reply: FastifyReply,
   services: PlatformServices,
 ) {
-  // trackRequest's 'close' listener aborts it; one listener per response rather than two.
-  let controller = request.abortController;
-  if (controller === undefined) {
-    const own = new AbortController();
+  // trackRequest's 'close' listener cancels it; one listener per response rather than two.
+  let cancel = request.cancel;
+  if (cancel === undefined) {
+    const own = new RequestCancel();
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) own.abort();
     });
-    controller = own;
+    cancel = own;
   }
+  const requestCancel = cancel;
   const body = (request.body ?? {}) as Record<string, unknown>;
   if (typeof body['model'] === 'string') request.usage.model = body['model'];
   const requestId = body['request_id'];
@@ -107,7 +109,11 @@ async function runOperation(
       // names the reply a client quotes.
       identity: { id: request.id, created: unixSeconds(), requestId: clientRequestId ?? request.id },
       services,
-      signal: controller.signal,
+      cancel: requestCancel,
+      // An AbortSignal costs an EventTarget: made only for the handlers that ask for one.
+      get signal() {
+        return requestCancel.signal;
+      },
       request,
       reply,
     });

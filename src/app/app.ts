@@ -60,7 +60,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   });
   app.decorateRequest('apiKey', undefined);
   app.decorateRequest('usage', null as never);
-  app.decorateRequest('abortController', undefined);
+  app.decorateRequest('cancel', undefined);
   // Hooks on every request are callback-style: an async hook costs a promise and a turn apiece.
   app.addHook('onRequest', (request, _reply, done) => {
     request.usage = {};

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PlatformServices } from '../services/platform-services.js';
+import { RequestCancel } from '../util/cancel-signal.js';
 
 /**
  * When the response closes (finished, failed or abandoned by the client): release the key's
- * concurrency slot, write the request's usage record, then abort the operation's signal
- * (`request.abortController`, created here) unless the response had finished.
+ * concurrency slot, write the request's usage record, then cancel the operation
+ * (`request.cancel`, created here) unless the response had finished.
  */
 export function trackRequest(
   request: FastifyRequest,
@@ -14,8 +15,8 @@ export function trackRequest(
 ): void {
   const started = performance.now();
   let finished = false;
-  const controller = new AbortController();
-  request.abortController = controller;
+  const cancel = new RequestCancel();
+  request.cancel = cancel;
   // 'finish' rather than writableFinished: in-process (inject) responses never set the latter.
   // Both fire at most once per response: `on` spares the wrapper `once` makes.
   reply.raw.on('finish', () => {
@@ -24,7 +25,7 @@ export function trackRequest(
   reply.raw.on('close', () => {
     release();
     recordUsage(request, reply, services, started, finished);
-    if (!finished && !reply.raw.writableFinished) controller.abort();
+    if (!finished && !reply.raw.writableFinished) cancel.abort();
   });
 }
 

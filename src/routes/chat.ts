@@ -15,10 +15,10 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
     checkMessageList(body.messages, { assistantNeedsContent: true });
     checkMaxTokens(body.model, body.max_tokens);
   },
-  async handle({ body, services, identity, signal, request, reply }) {
+  async handle({ body, services, identity, cancel, request, reply }) {
     const chat = services.chat;
     if (!chat) throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
-    const run = await chat.start(body, identity, signal);
+    const run = await chat.start(body, identity, cancel);
     const noteUsage = () => {
       request.usage.promptTokens = run.usage?.promptTokens ?? 0;
       request.usage.completionTokens = run.usage?.completionTokens ?? 0;
@@ -30,7 +30,7 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
     }
     const log = (err: unknown, message: string) => request.log.error({ err }, message);
     try {
-      await sendEventStream(reply, chat.chunks(run, signal, log));
+      await sendEventStream(reply, chat.chunks(run, cancel, log));
     } finally {
       noteUsage();
     }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReplyIdentity } from '../api/reply-identity.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { KeyRecord } from '../stores/types.js';
+import type { CancelSignal } from '../util/cancel-signal.js';
 
 export interface OperationContext<Body> {
   body: Body;
@@ -14,7 +15,9 @@ export interface OperationContext<Body> {
   identity: ReplyIdentity;
   services: PlatformServices;
   /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  cancel: CancelSignal;
+  /** The same as an AbortSignal, for APIs that take one; made on first use. */
+  readonly signal: AbortSignal;
   request: FastifyRequest;
   reply: FastifyReply;
 }

@@ -1,4 +1,5 @@
 import type { KeyRecord } from '../stores/types.js';
+import type { RequestCancel } from '../util/cancel-signal.js';
 
 /** What a handler reports for the usage record of its request. */
 export interface RequestUsage {
@@ -14,7 +15,7 @@ declare module 'fastify' {
     apiKey: KeyRecord | undefined;
     usage: RequestUsage;
     /** Aborted when the response closes before it has finished (the client went away). */
-    abortController: AbortController | undefined;
+    cancel: RequestCancel | undefined;
   }
   interface FastifyContextConfig {
     /** The operation's id, recorded with usage and used by the shared auth suite. */

@@ -1,4 +1,5 @@
 import { ApiError } from '../../errors/api-error.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import { isRefusedByBackend } from './pool-errors.js';
 import { type Deployment, DeploymentPicker } from './pool-health.js';
 import type {
@@ -67,13 +68,13 @@ export function createDeploymentPool(engines: ChatEngine[], options: DeploymentP
   }
 
   /** Records a failure; true when another deployment may take the request. */
-  function failed(deployment: Deployment, err: unknown, signal: AbortSignal | undefined): boolean {
+  function failed(deployment: Deployment, err: unknown, signal: CancelSignal | undefined): boolean {
     if (signal?.aborted) return false;
     if (isFailure(err)) picker.markUnhealthy(deployment);
     return isRetryable(err);
   }
 
-  async function* generate(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
+  async function* generate(request: ChatRequest, signal: CancelSignal): AsyncGenerator<ChatStreamPart> {
     const tried = new Set<Deployment>();
     let lastError: unknown;
     for (;;) {

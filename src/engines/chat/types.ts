@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../util/cancel-signal.js';
 /**
  * The chat-engine seam (design.md §3). Engines know their backend and nothing above them: they take
  * an engine-neutral request and yield typed stream parts; the SSE encoder and the non-stream folder
@@ -121,7 +122,7 @@ export interface ChatEngine {
    * Failures before the first part throw an ApiError (1234 backend failure, 1305 queue full, 1261
    * prompt too long); failures after it also throw, and the caller turns them into `network_error`.
    */
-  generate(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart>;
+  generate(request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart>;
   /** Prompt tokens of these messages and tools, with the model's own tokenizer and chat template. */
   countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number>;
   close(): Promise<void>;

@@ -4,6 +4,7 @@ import type { ChatEngine, ChatStreamPart, ChatUsage } from '../../engines/chat/t
 import { ApiError, invalidField } from '../../errors/api-error.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { SearchService } from '../search/search-service.js';
 import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
@@ -48,7 +49,7 @@ export class ChatService {
     return engine;
   }
 
-  async start(body: ChatCompletionBody, identity: ReplyIdentity, signal: AbortSignal): Promise<CompletionRun> {
+  async start(body: ChatCompletionBody, identity: ReplyIdentity, signal: CancelSignal): Promise<CompletionRun> {
     const spec = chatModel(body.model);
     if (!spec) throw new ApiError(1211, `Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
@@ -79,7 +80,7 @@ export class ChatService {
    * chunk propagates (the caller answers it as a JSON error); after it, the stream ends with a
    * `network_error` chunk (decisions.md §2).
    */
-  chunks(run: CompletionRun, signal: AbortSignal, log: StreamFailureLog): AsyncIterable<string> {
+  chunks(run: CompletionRun, signal: CancelSignal, log: StreamFailureLog): AsyncIterable<string> {
     // The stream notes the usage itself: no generator layer between the engine and the encoder.
     return new ChunkStream(run, run.parts, signal, log);
   }
@@ -120,7 +121,7 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
   constructor(
     private readonly run: CompletionRun,
     private readonly parts: AsyncIterable<ChatStreamPart>,
-    private readonly signal: AbortSignal,
+    private readonly signal: CancelSignal,
     private readonly log: StreamFailureLog,
   ) {
     this.encoder = new ChunkEncoder(run.identity, run.toolStream);

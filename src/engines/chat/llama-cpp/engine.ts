@@ -10,6 +10,7 @@ import {
   type Token,
 } from 'node-llama-cpp';
 import { ApiError } from '../../../errors/api-error.js';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
 import type {
   ChatEngine,
   ChatEngineCapabilities,
@@ -77,7 +78,7 @@ class Engine implements LlamaCppEngine {
     return this.promptTokens(toChatHistory(messages), toFunctions(tools)).length;
   }
 
-  async *generate(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart> {
+  async *generate(request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart> {
     const history = toChatHistory(request.messages);
     const json = request.responseFormat === 'json_object';
     // node-llama-cpp takes either a grammar or functions: JSON mode does not offer tools.

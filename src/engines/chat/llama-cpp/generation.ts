@@ -9,6 +9,7 @@ import type {
 import { ApiError } from '../../../errors/api-error.js';
 import { newToolCallId } from '../../../ids/tool-call-id.js';
 import { AsyncQueue } from '../../../util/async-queue.js';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
 import type { ChatRequest, ChatStreamPart, FinishReason } from '../types.js';
 import { ParamsText } from './params-text.js';
 
@@ -37,7 +38,7 @@ function finishReason(stop: StopReason, cappedByContext: boolean): FinishReason 
  * Stopping early (the consumer returns, or `signal` aborts) aborts generation and waits for
  * node-llama-cpp to let go of the sequence before returning, so the caller can lend it again.
  */
-export async function* runGeneration(input: GenerationInput, signal: AbortSignal): AsyncGenerator<ChatStreamPart> {
+export async function* runGeneration(input: GenerationInput, signal: CancelSignal): AsyncGenerator<ChatStreamPart> {
   const { chat, request } = input;
   const stopper = new AbortController();
   const onAbort = () => stopper.abort(signal.reason);

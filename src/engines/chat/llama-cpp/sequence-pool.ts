@@ -1,4 +1,5 @@
 import { ApiError } from '../../../errors/api-error.js';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
 
 export interface Lease<T> {
   readonly item: T;
@@ -8,7 +9,7 @@ export interface Lease<T> {
 interface Waiter<T> {
   resolve(lease: Lease<T>): void;
   reject(reason: unknown): void;
-  signal: AbortSignal;
+  signal: CancelSignal;
   onAbort(): void;
 }
 
@@ -39,7 +40,7 @@ export class SequencePool<T> {
     return this.free.length;
   }
 
-  acquire(signal: AbortSignal, score: (item: T) => number = () => 0): Promise<Lease<T>> {
+  acquire(signal: CancelSignal, score: (item: T) => number = () => 0): Promise<Lease<T>> {
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.free.length > 0 && this.waiters.length === 0) {
       let best = 0;

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../../util/cancel-signal.js';
 import type { ChatEngine, ChatRequest, ChatStreamPart } from '../types.js';
 import { createAgent } from './http.js';
 import { type OpenAICompatibleOptions, resolveOptions } from './options.js';
@@ -27,7 +28,7 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
 
   return {
     capabilities: resolved.capabilities,
-    generate: (request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatStreamPart> => {
+    generate: (request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart> => {
       const call = request.stream === false ? whole : streamed;
       return new UpstreamCall(call, buildChatBody(resolved, request, call.stream), signal);
     },

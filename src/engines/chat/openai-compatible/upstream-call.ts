@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent, Dispatcher } from 'undici';
 import type { ApiError } from '../../../errors/api-error.js';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
 import type { ChatStreamPart } from '../types.js';
 import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
@@ -55,7 +56,7 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Disp
   constructor(
     private readonly target: CallTarget,
     private readonly body: string,
-    private readonly signal: AbortSignal,
+    private readonly signal: CancelSignal,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -198,7 +199,8 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Disp
   /** The signal's abort listener. */
   handleEvent(): void {
     if (this.state !== 'running') return;
-    this.controller?.abort(this.signal.reason);
+    const reason = this.signal.reason;
+    this.controller?.abort(reason instanceof Error ? reason : new Error('the request was aborted'));
     // Parts still queued are dropped: an aborted reply ends now, not after its backlog.
     this.parts.length = 0;
     this.head = 0;
