@@ -35,7 +35,8 @@ const vllm = (delta: string, finish = 'null') =>
 const text = (t: string) => vllm(`{"content":${JSON.stringify(t)}}`);
 
 /** JSON text as Python's json.dumps writes it by default: non-ASCII as \u escapes, spaces after , and :. */
-const pythonAscii = (t: string) => JSON.stringify(t).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const pythonAscii = (t: string) =>
+  JSON.stringify(t).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const TEXTS = [
   'The',
