@@ -10,7 +10,7 @@ import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest } from './map-request.js';
-import { applySearchTools } from './search-tools.js';
+import { applySearchTools, hasSearchTool } from './search-tools.js';
 import type { ChatCompletion, CompletionIdentity } from './wire-types.js';
 
 export interface CompletionRun {
@@ -53,8 +53,13 @@ export class ChatService {
     const spec = chatModel(body.model);
     if (!spec) throw new ApiError(1211, `Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
-    const augmented = await applySearchTools(body, this.search);
-    const request = mapChatRequest({ ...body, messages: augmented.messages }, spec, engine.capabilities);
+    // Most requests carry no search tool: no search pass, no copy of the body.
+    const augmented = hasSearchTool(body) ? await applySearchTools(body, this.search) : undefined;
+    const request = mapChatRequest(
+      augmented ? { ...body, messages: augmented.messages } : body,
+      spec,
+      engine.capabilities,
+    );
     if (request.tools.length > 0 && !engine.capabilities.tools)
       throw invalidField('tools', `${body.model} here does not support function tools`);
     if (request.responseFormat === 'json_object' && !engine.capabilities.json) {
@@ -65,13 +70,15 @@ export class ChatService {
       toolStream: body.tool_stream === true && spec.toolStream,
       parts: engine.generate(request, signal),
       usage: undefined,
-      webSearch: augmented.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
+      webSearch: augmented?.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
     };
     return run;
   }
 
   async complete(run: CompletionRun): Promise<ChatCompletion> {
-    const completion = await foldParts(recordUsage(run.parts, run), run.identity);
+    const completion = await foldParts(run.parts, run.identity, (usage) => {
+      run.usage = usage;
+    });
     return run.webSearch ? { ...completion, web_search: run.webSearch.results } : completion;
   }
 
@@ -83,13 +90,6 @@ export class ChatService {
   chunks(run: CompletionRun, signal: CancelSignal, log: StreamFailureLog): AsyncIterable<string> {
     // The stream notes the usage itself: no generator layer between the engine and the encoder.
     return new ChunkStream(run, run.parts, signal, log);
-  }
-}
-
-async function* recordUsage(parts: AsyncIterable<ChatStreamPart>, run: CompletionRun): AsyncGenerator<ChatStreamPart> {
-  for await (const part of parts) {
-    if (part.type === 'finish') run.usage = part.usage;
-    yield part;
   }
 }
 

@@ -3,10 +3,14 @@ import { ApiError } from '../../errors/api-error.js';
 import { wireUsage } from './usage.js';
 import type { ChatCompletion, CompletionIdentity, WireToolCall } from './wire-types.js';
 
-/** The non-stream reply: the same parts a stream would carry, folded into one message. */
+/**
+ * The non-stream reply: the same parts a stream would carry, folded into one message. `onUsage`
+ * hears the finish part's usage as it comes.
+ */
 export async function foldParts(
   parts: AsyncIterable<ChatStreamPart>,
   identity: CompletionIdentity,
+  onUsage?: (usage: ChatUsage) => void,
 ): Promise<ChatCompletion> {
   let content = '';
   let reasoning = '';
@@ -37,6 +41,7 @@ export async function foldParts(
         break;
       case 'finish':
         finish = { reason: part.reason, usage: part.usage };
+        onUsage?.(part.usage);
     }
   }
   // An engine that ends without a finish part was cut off (abort, lost upstream).

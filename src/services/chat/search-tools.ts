@@ -85,6 +85,14 @@ async function retrieval(messages: BodyMessage[], tool: RetrievalTool, search: S
  * The web_search and retrieval tools of decisions.md §3: the server searches its own index (or the
  * configured engine) and puts what it found into the prompt before the model runs.
  */
+/** Whether `applySearchTools` has anything to do for this body. */
+export function hasSearchTool(body: ChatCompletionBody): boolean {
+  const tools = body.tools;
+  if (tools === undefined) return false;
+  for (const tool of tools) if (tool.type === 'web_search' || tool.type === 'retrieval') return true;
+  return false;
+}
+
 export async function applySearchTools(body: ChatCompletionBody, search: SearchService): Promise<SearchAugmentation> {
   let messages = body.messages;
   let shown: SearchResultEntry[] | undefined;

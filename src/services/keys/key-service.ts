@@ -61,9 +61,10 @@ export class KeyService {
   private readonly adminDigest: Buffer | undefined;
   private readonly now: () => number;
   /**
-   * Each token already checked, with the key row it matched. The store hands out the same row
-   * object until the row may have changed, so a token whose row is still that object needs no
-   * second hash of its secret: the check every request made before is made once per row.
+   * Each `Authorization` value already checked, with the key row it matched. The store hands out
+   * the same row object until the row may have changed, so a value whose row is still that object
+   * needs no parsing and no second hash of its secret: the check every request made before is
+   * made once per row.
    */
   private readonly checked = new Map<string, KeyRecord>();
 
@@ -115,6 +116,11 @@ export class KeyService {
 
   /** The key behind an `Authorization` header value, or the API error that refuses it. */
   async authenticate(header: string | undefined): Promise<KeyRecord> {
+    const seen = header === undefined ? undefined : this.checked.get(header);
+    if (seen !== undefined) {
+      const key = await this.store.getKey(seen.id);
+      if (key === seen && key.revokedAt === undefined) return key;
+    }
     const token = header?.replace(/^\s*bearer\s+/i, '').trim();
     if (!token) throw new ApiError(1001, 'Authorization header is missing: send "Authorization: Bearer <API key>"');
     if (this.adminDigest && timingSafeEqual(digest(token), this.adminDigest)) {
@@ -125,14 +131,11 @@ export class KeyService {
     if (dots !== 1) throw new ApiError(1002, 'Invalid API key: expected "<id>.<secret>" or a signed token');
     const [id, secret] = token.split('.') as [string, string];
     const key = KEY_ID_PATTERN.test(id) ? await this.store.getKey(id) : undefined;
-    if (!key) throw new ApiError(1002, 'Invalid API key');
-    if (this.checked.get(token) !== key) {
-      if (!secretMatches(secret, key.secretHash)) throw new ApiError(1002, 'Invalid API key');
-      // Bounded like the store's own cache: at worst the secrets are hashed again.
-      if (this.checked.size >= MAX_CHECKED_TOKENS) this.checked.clear();
-      this.checked.set(token, key);
-    }
+    if (!key || !secretMatches(secret, key.secretHash)) throw new ApiError(1002, 'Invalid API key');
     if (key.revokedAt !== undefined) throw new ApiError(1004, 'API key has been revoked');
+    // Bounded like the store's own cache: at worst the secrets are hashed again.
+    if (this.checked.size >= MAX_CHECKED_TOKENS) this.checked.clear();
+    this.checked.set(header!, key);
     return key;
   }
 
