@@ -58,7 +58,9 @@ const CANDIDATES: Record<string, (text: string) => string> = {
   tinyld: (t) => tinyld(t),
 };
 
-export async function measure(): Promise<{ name: string; accuracy: number; usPerSentence: number; misses: string[] }[]> {
+export async function measure(): Promise<
+  { name: string; accuracy: number; usPerSentence: number; misses: string[] }[]
+> {
   const rows = readFileSync(DATA, 'utf8')
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))

@@ -2,15 +2,25 @@
  * Our whole server as the benchmarks run it: `buildApp` with the services of a config in a fresh
  * temporary data dir (SQLite store), listening on 127.0.0.1, with one general-endpoint key — the
  * same set-up as test/helpers/test-app.ts.
+ *
+ * The server is the compiled `dist/` that `npm start` runs, not `src/` through tsx: tsx's esbuild
+ * keeps function names with a `defineProperty` per closure made and turns source maps on, costs
+ * that production does not pay and that showed in the gateway's CPU per request. `npm run bench`
+ * compiles `dist/` first (bench/run.ts); a module run on its own uses the `dist/` that is there.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app/app.js';
-import { loadConfig } from '../../src/config/load.js';
-import { closeServices, createServices } from '../../src/services/create-services.js';
+import type * as AppModule from '../../src/app/app.js';
+import type * as LoadModule from '../../src/config/load.js';
+import type * as ServicesModule from '../../src/services/create-services.js';
 import type { PlatformServices } from '../../src/services/platform-services.js';
+
+const dist = (module: string) => new URL(`../../dist/src/${module}`, import.meta.url).href;
+const { buildApp } = (await import(dist('app/app.js'))) as typeof AppModule;
+const { loadConfig } = (await import(dist('config/load.js'))) as typeof LoadModule;
+const { closeServices, createServices } = (await import(dist('services/create-services.js'))) as typeof ServicesModule;
 
 export interface BenchApp {
   app: FastifyInstance;
