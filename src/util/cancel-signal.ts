@@ -26,7 +26,8 @@ export class RequestCancel implements CancelSignal {
   /** Listeners run once, on abort; one added after the abort never runs (as on an AbortSignal). */
   addEventListener(_type: 'abort', listener: CancelListener): void {
     if (this.aborted) return;
-    (this.listeners ??= []).push(listener);
+    if (this.listeners === undefined) this.listeners = [listener];
+    else this.listeners.push(listener);
   }
 
   removeEventListener(_type: 'abort', listener: CancelListener): void {

@@ -4,6 +4,7 @@ import type { WireChunk } from './wire.js';
 const MARKER = '\u0000gen-platform:text\u0000';
 const MARKER_LITERAL = JSON.stringify(MARKER);
 /** What a JSON string literal's inside may hold only escaped: its text is then not the bytes. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON strings must escape U+0000 to U+001F; finding them is the point.
 const NEEDS_DECODING = /["\\\u0000-\u001f]/;
 
 /**
