@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ReplyIdentity } from '../api/reply-identity.js';
 import { ApiError } from '../errors/api-error.js';
-import type { Operation } from '../routes/operation.js';
+import type { Operation, OperationContext } from '../routes/operation.js';
 import { sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
 import type { PlatformServices } from '../services/platform-services.js';
-import type { Endpoint } from '../stores/types.js';
+import type { Endpoint, KeyRecord } from '../stores/types.js';
 import { RequestCancel } from '../util/cancel-signal.js';
 import { trackRequest } from './track-request.js';
 
@@ -79,6 +80,26 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
   }
 }
 
+/** An operation's context; a class, so that the `signal` getter is one function, not one per request. */
+class Context implements OperationContext<never> {
+  constructor(
+    readonly body: never,
+    readonly params: Record<string, string>,
+    readonly key: KeyRecord,
+    readonly clientRequestId: string | undefined,
+    readonly identity: ReplyIdentity,
+    readonly services: PlatformServices,
+    readonly cancel: RequestCancel,
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+  ) {}
+
+  /** An AbortSignal costs an EventTarget: made only for the handlers that ask for one. */
+  get signal(): AbortSignal {
+    return this.cancel.signal;
+  }
+}
+
 async function runOperation(
   op: Operation<never>,
   request: FastifyRequest,
@@ -94,29 +115,26 @@ async function runOperation(
     });
     cancel = own;
   }
-  const requestCancel = cancel;
   const body = (request.body ?? {}) as Record<string, unknown>;
   if (typeof body['model'] === 'string') request.usage.model = body['model'];
   const requestId = body['request_id'];
   const clientRequestId = typeof requestId === 'string' ? requestId : undefined;
   try {
-    const result = await op.handle({
-      body: body as never,
-      params: (request.params ?? {}) as Record<string, string>,
-      key: request.apiKey!,
-      clientRequestId,
-      // The request's own id (genReqId) is the reply's: one id per request, and the log's reqId
-      // names the reply a client quotes.
-      identity: { id: request.id, created: unixSeconds(), requestId: clientRequestId ?? request.id },
-      services,
-      cancel: requestCancel,
-      // An AbortSignal costs an EventTarget: made only for the handlers that ask for one.
-      get signal() {
-        return requestCancel.signal;
-      },
-      request,
-      reply,
-    });
+    const result = await op.handle(
+      new Context(
+        body as never,
+        (request.params ?? {}) as Record<string, string>,
+        request.apiKey!,
+        clientRequestId,
+        // The request's own id (genReqId) is the reply's: one id per request, and the log's reqId
+        // names the reply a client quotes.
+        { id: request.id, created: unixSeconds(), requestId: clientRequestId ?? request.id },
+        services,
+        cancel,
+        request,
+        reply,
+      ),
+    );
     if (result === undefined) return reply;
     return reply.send(result);
   } catch (err) {
