@@ -75,11 +75,12 @@ export class ChatService {
     return run;
   }
 
-  async complete(run: CompletionRun): Promise<ChatCompletion> {
-    const completion = await foldParts(run.parts, run.identity, (usage) => {
+  complete(run: CompletionRun): Promise<ChatCompletion> {
+    const folded = foldParts(run.parts, run.identity, (usage) => {
       run.usage = usage;
     });
-    return run.webSearch ? { ...completion, web_search: run.webSearch.results } : completion;
+    const search = run.webSearch;
+    return search ? folded.then((completion) => ({ ...completion, web_search: search.results })) : folded;
   }
 
   /**

@@ -224,7 +224,8 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Disp
       warnDropped(options, this.relay.mapper);
       return;
     }
-    const text = Buffer.concat(this.collected).toString('utf8');
+    const collected = this.collected;
+    const text = (collected.length === 1 ? collected[0]! : Buffer.concat(collected)).toString('utf8');
     if (this.mode === 'status') throw statusError(options, this.status, text);
     if (this.mode === 'unexpected') {
       throw upstreamFailure(options, `unexpected content type ${this.contentType || '(none)'}`, {
