@@ -85,6 +85,16 @@ function flushLater(writer: CoalescingWriter): void {
 }
 
 /**
+ * An event source's iterator may also hand out the events it can make without waiting (the chat
+ * stream, when one upstream read brought several parts): they go out with the awaited one, in the
+ * same write, without a promise each.
+ */
+interface ReadyEvents {
+  /** The next event's JSON if it is ready now; undefined when it must be awaited with `next()`. */
+  takeReady(): string | undefined;
+}
+
+/**
  * Sends `events`, each the JSON text of one event, as server-sent events: each one `data: <json>`
  * and a blank line, then
  * `data: [DONE]`. The first event is awaited before the 200 status is written, so a failure that
@@ -93,6 +103,8 @@ function flushLater(writer: CoalescingWriter): void {
  */
 export async function sendEventStream(reply: FastifyReply, events: AsyncIterable<string>): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
+  const offered = iterator as AsyncIterator<string> & Partial<ReadyEvents>;
+  const ready = offered.takeReady === undefined ? undefined : (offered as ReadyEvents);
   const first = await iterator.next();
   reply.hijack();
   reply.raw.writeHead(200, HEADERS);
@@ -102,7 +114,11 @@ export async function sendEventStream(reply: FastifyReply, events: AsyncIterable
   try {
     while (!next.done) {
       if (reply.raw.destroyed) return;
-      if (!out.write(`data: ${next.value}\n\n`)) await out.drained();
+      let text = `data: ${next.value}\n\n`;
+      if (ready !== undefined) {
+        for (let more = ready.takeReady(); more !== undefined; more = ready.takeReady()) text += `data: ${more}\n\n`;
+      }
+      if (!out.write(text)) await out.drained();
       next = await iterator.next();
     }
     if (!reply.raw.destroyed) out.end('data: [DONE]\n\n');

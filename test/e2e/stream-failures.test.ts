@@ -106,6 +106,40 @@ describe('a stream whose upstream fails after the first chunk', () => {
   });
 });
 
+describe('a stream whose events come several to a read', () => {
+  // One upstream read that brings many parts is sent in one write, without a promise per part
+  // (server/event-stream.ts, takeReady): the client must see what it sees event by event.
+  const events = [...HELLO, chunk({ content: 'ld' }), chunk({ content: '!' }, 'stop'), chunk({}, null, USAGE)];
+  const seen = async (pieces: string[], delayMs?: number) => {
+    reply = { pieces: [...pieces, 'data: [DONE]\n\n'], ...(delayMs ? { delayMs } : {}) };
+    // Each stream's own usage record: wait for the one before to be written, then start afresh.
+    await vi.waitFor(() => expect(records.length).toBeLessThanOrEqual(1));
+    records.length = 0;
+    const { chunks, record } = await streamed(true);
+    return {
+      texts: chunks.map((c) => c.choices[0]?.delta.content ?? ''),
+      finish: chunks.map((c) => c.choices[0]?.finish_reason ?? null),
+      usage: chunks.at(-1)!.usage,
+      record: { status: record.status, promptTokens: record.promptTokens, completionTokens: record.completionTokens },
+    };
+  };
+
+  it('the whole stream in one write: the same chunks, in order, as event by event', async () => {
+    const apart = await seen(events, 5);
+    const together = await seen([events.join('')]);
+    expect(together).toEqual(apart);
+    expect(together.texts.join('')).toBe('Hello, world!');
+    expect(together.finish.at(-1)).toBe('stop');
+  });
+
+  it('a malformed event inside one write: what came before it, then network_error', async () => {
+    reply = { pieces: [[...HELLO, 'data: {"choices":[{"delta":{"content":\n\n', chunk({ content: 'ld' })].join('')] };
+    const { chunks } = await streamed();
+    expect(contentOf(chunks)).toBe('Hello, wor');
+    expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('network_error');
+  });
+});
+
 describe('a stream whose upstream ends in other ways', () => {
   it('closes without [DONE] after its finish reason: an ordinary end, with the upstream usage', async () => {
     reply = { pieces: [...HELLO, chunk({ content: 'ld' }, 'stop'), chunk({}, null, USAGE)] };

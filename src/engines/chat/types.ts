@@ -113,6 +113,17 @@ export interface ChatEngineStats {
   healthy: boolean;
 }
 
+/**
+ * A parts iterator that can also hand out, without a promise, the parts it already holds: one
+ * upstream read often brings several. A consumer that pulls many parts per turn (the SSE writer)
+ * asks `takeBuffered()` until it gives undefined, then awaits `next()` as usual; the order of parts
+ * is one and the same either way. Engines need not offer it.
+ */
+export interface BufferedParts {
+  /** The next part if it is here now; undefined when the next must be awaited, or at the end. */
+  takeBuffered(): ChatStreamPart | undefined;
+}
+
 export interface ChatEngine {
   readonly capabilities: ChatEngineCapabilities;
   /** Load and health, for engines that keep count (optional: metrics skip those that do not). */

@@ -1,6 +1,6 @@
 import type { ChatCompletionBody } from '../../api/chat.js';
 import type { ReplyIdentity } from '../../api/reply-identity.js';
-import type { ChatEngine, ChatStreamPart, ChatUsage } from '../../engines/chat/types.js';
+import type { BufferedParts, ChatEngine, ChatStreamPart, ChatUsage } from '../../engines/chat/types.js';
 import { ApiError, invalidField } from '../../errors/api-error.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
@@ -112,6 +112,8 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
   private state: 'open' | 'done' = 'open';
   private sent = false;
   private finished = false;
+  /** A part's encoding that failed in `takeReady()`, for the next `next()` to report. */
+  private failed: { err: unknown } | undefined;
 
   /** `then` callbacks, bound once per stream (no closures per part). */
   private readonly onPart: (
@@ -136,8 +138,38 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
 
   next(): Promise<IteratorResult<string>> {
     if (this.state === 'done') return Promise.resolve(END);
+    if (this.failed !== undefined) {
+      const { err } = this.failed;
+      this.failed = undefined;
+      return this.closeAfter(err);
+    }
     this.iterator ??= this.parts[Symbol.asyncIterator]();
     return this.iterator.next().then(this.onPart, this.onError);
+  }
+
+  /**
+   * The next chunk's JSON if the engine already holds its part (BufferedParts), without a promise:
+   * the SSE writer (server/event-stream.ts) takes every chunk one upstream read brings in one go.
+   * Undefined when the next chunk must be awaited with `next()`.
+   */
+  takeReady(): string | undefined {
+    const source = this.iterator as Partial<BufferedParts> | undefined;
+    if (this.state !== 'open' || this.failed !== undefined || source?.takeBuffered === undefined) return undefined;
+    for (;;) {
+      const part = source.takeBuffered();
+      if (part === undefined) return undefined;
+      let json: string | undefined;
+      try {
+        json = this.encodePart(part);
+      } catch (err) {
+        this.failed = { err };
+        return undefined;
+      }
+      if (json !== undefined) {
+        this.sent = true;
+        return json;
+      }
+    }
   }
 
   /** Like a generator's: closes the engine's iterator if it was started and is still open. */
@@ -155,22 +187,30 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
       if (this.finished || this.signal.aborted) return END;
       return { done: false, value: this.encoder.finishJson('network_error', this.run.usage) };
     }
-    const part = result.value;
     let json: string | undefined;
     try {
-      if (part.type === 'finish') {
-        this.run.usage = part.usage;
-        this.finished = true;
-      }
-      json = this.encode(part);
+      json = this.encodePart(result.value);
     } catch (err) {
-      // A throw inside a for-await body closes the iterator before the catch runs.
-      const closing = this.iterator?.return?.();
-      return Promise.resolve(closing).then(() => this.onError(err));
+      return this.closeAfter(err);
     }
     if (json === undefined) return this.next();
     this.sent = true;
     return { done: false, value: json };
+  }
+
+  /** Notes the usage of a finish part, and encodes the part (undefined: no chunk for it). */
+  private encodePart(part: ChatStreamPart): string | undefined {
+    if (part.type === 'finish') {
+      this.run.usage = part.usage;
+      this.finished = true;
+    }
+    return this.encode(part);
+  }
+
+  /** A throw inside a for-await body closes the iterator before the catch runs. */
+  private closeAfter(err: unknown): Promise<IteratorResult<string>> {
+    const closing = this.iterator?.return?.();
+    return Promise.resolve(closing).then(() => this.onError(err));
   }
 
   private error(err: unknown): IteratorResult<string> {

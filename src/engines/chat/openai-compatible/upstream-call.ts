@@ -3,7 +3,7 @@ import type { Agent, Dispatcher } from 'undici';
 import type { ApiError } from '../../../errors/api-error.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
-import type { ChatStreamPart } from '../types.js';
+import type { BufferedParts, ChatStreamPart } from '../types.js';
 import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
 import type { ResolvedOptions } from './options.js';
 import { IncompleteStreamError, mapWholeReply, SseRelay } from './sse-relay.js';
@@ -38,7 +38,7 @@ interface Waiter {
  * stream objects or generator chains between the socket and the consumer, because this path runs
  * for every token of every reply. Nothing is sent until the first `next()`.
  */
-export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Dispatcher.DispatchHandler {
+export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, BufferedParts, Dispatcher.DispatchHandler {
   private readonly parts: ChatStreamPart[] = [];
   private head = 0;
   private state: 'idle' | 'running' | 'ended' | 'failed' = 'idle';
@@ -72,6 +72,12 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Disp
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
     });
+  }
+
+  takeBuffered(): ChatStreamPart | undefined {
+    // An abort ends the reply now: next() says so, with the reason.
+    if (this.head < this.parts.length && !this.signal.aborted) return this.take();
+    return undefined;
   }
 
   /** The consumer stopped early: close the upstream request so the server stops generating. */
