@@ -32,14 +32,17 @@ export class ContentTemplate {
    */
   static of(data: string, chunk: WireChunk): ContentTemplate | undefined {
     const delta = chunk.choices![0]!.delta!;
-    const cut = JSON.stringify(chunk, function (this: unknown, key, value) {
-      return this === delta && key === 'content' ? MARKER : value;
-    });
+    const text = delta.content;
+    // The marker in the text's place for one serialisation (a replacer function would be called
+    // for every key); the chunk is the caller's own parse, put back as it was.
+    delta.content = MARKER;
+    const cut = JSON.stringify(chunk);
+    delta.content = text;
     const at = cut.indexOf(MARKER_LITERAL);
     if (at === -1 || cut.indexOf(MARKER_LITERAL, at + 1) !== -1) return undefined;
     const before = cut.slice(0, at);
     const after = cut.slice(at + MARKER_LITERAL.length);
-    if (data !== before + JSON.stringify(delta.content) + after) return undefined;
+    if (data !== before + JSON.stringify(text) + after) return undefined;
     return new ContentTemplate(before, after);
   }
 
