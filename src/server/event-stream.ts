@@ -22,7 +22,7 @@ const FLUSH_AT = 16 * 1024;
  */
 class CoalescingWriter {
   private pending = '';
-  private flush: NodeJS.Immediate | undefined;
+  private flush: NodeJS.Immediate | undefined = undefined;
 
   constructor(private readonly res: ServerResponse) {}
 

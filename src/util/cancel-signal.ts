@@ -20,8 +20,8 @@ export interface CancelSignal {
 export class RequestCancel implements CancelSignal {
   aborted = false;
   reason: unknown = undefined;
-  private listeners: CancelListener[] | undefined;
-  private controller: AbortController | undefined;
+  private listeners: CancelListener[] | undefined = undefined;
+  private controller: AbortController | undefined = undefined;
 
   /** Listeners run once, on abort; one added after the abort never runs (as on an AbortSignal). */
   addEventListener(_type: 'abort', listener: CancelListener): void {

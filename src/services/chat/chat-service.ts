@@ -107,13 +107,13 @@ const END: IteratorResult<string> = { done: true, value: undefined };
  */
 class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
   private readonly encoder: ChunkEncoder;
-  private iterator: AsyncIterator<ChatStreamPart> | undefined;
+  private iterator: AsyncIterator<ChatStreamPart> | undefined = undefined;
   /** `open`: parts still come; `done`: nothing more to give (after the last value or a throw). */
   private state: 'open' | 'done' = 'open';
   private sent = false;
   private finished = false;
   /** A part's encoding that failed in `takeReady()`, for the next `next()` to report. */
-  private failed: { err: unknown } | undefined;
+  private failed: { err: unknown } | undefined = undefined;
 
   /** `then` callbacks, bound once per stream (no closures per part). */
   private readonly onPart: (

@@ -18,7 +18,7 @@ const EMPTY_USAGE: ChatUsage = { promptTokens: 0, completionTokens: 0, cachedTok
 export class ChunkEncoder {
   private readonly calls = new Map<number, OpenCall>();
   /** `{"id":…,"created":…,"object":"chat.completion.chunk","model":…,"choices":[{"index":0,"delta":` */
-  private prefix: string | undefined;
+  private prefix: string | undefined = undefined;
 
   constructor(
     private readonly identity: CompletionIdentity,

@@ -15,7 +15,7 @@ export interface UsageRecorderOptions {
 export class UsageRecorder {
   private queue: UsageRecord[] = [];
   private writing: UsageRecord[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined = undefined;
   private written: Promise<void> = Promise.resolve();
   private readonly delayMs: number;
   private readonly maxBatch: number;

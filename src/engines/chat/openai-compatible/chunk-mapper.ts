@@ -43,8 +43,8 @@ export class UpstreamReportedError extends Error {
  */
 export class ChunkMapper {
   private readonly toolCalls: ToolCallAssembler;
-  private finishReason: string | undefined;
-  private usage: WireUsage | undefined;
+  private finishReason: string | undefined = undefined;
+  private usage: WireUsage | undefined = undefined;
   private textStarted = false;
   private reasoningSeen = false;
   /** Reasoning that came after text; dropped, because the API puts all reasoning first. */

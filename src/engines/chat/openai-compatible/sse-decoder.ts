@@ -15,7 +15,7 @@ export class SseDecoder {
   private started = false;
   private buffer = '';
   private pos = 0;
-  private data: string | undefined;
+  private data: string | undefined = undefined;
   private errorEvent = false;
   private lastWasCR = false;
   /** Whether the event last returned by `next()` came in `error:` lines (llama.cpp server's way). */

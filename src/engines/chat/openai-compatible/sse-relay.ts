@@ -14,7 +14,7 @@ export class SseRelay {
   readonly mapper: ChunkMapper;
   done = false;
   /** The shape of the stream's text chunks, once one has been parsed. */
-  private template: ContentTemplate | undefined;
+  private template: ContentTemplate | undefined = undefined;
   private cutsLeft = 3;
 
   constructor(generateToolCallIds: boolean) {

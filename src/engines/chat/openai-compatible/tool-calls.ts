@@ -20,7 +20,7 @@ interface OpenCall {
  */
 export class ToolCallAssembler {
   private readonly calls: OpenCall[] = [];
-  private current: OpenCall | undefined;
+  private current: OpenCall | undefined = undefined;
 
   constructor(private readonly generateIds: boolean) {}
 

@@ -42,14 +42,14 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
   private readonly parts: ChatStreamPart[] = [];
   private head = 0;
   private state: 'idle' | 'running' | 'ended' | 'failed' = 'idle';
-  private failure: unknown;
+  private failure: unknown = undefined;
   /** Pending `next()` calls, oldest first (a consumer may ask again before the last answer). */
   private readonly waiters: Waiter[] = [];
-  private controller: Dispatcher.DispatchController | undefined;
-  private mode: Mode | undefined;
+  private controller: Dispatcher.DispatchController | undefined = undefined;
+  private mode: Mode | undefined = undefined;
   private status = 0;
   private contentType = '';
-  private relay: SseRelay | undefined;
+  private relay: SseRelay | undefined = undefined;
   private collected: Buffer[] = [];
   private collectedBytes = 0;
 
