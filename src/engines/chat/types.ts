@@ -1,9 +1,10 @@
-import type { CancelSignal } from '../../util/cancel-signal.js';
 /**
  * The chat-engine seam (design.md §3). Engines know their backend and nothing above them: they take
  * an engine-neutral request and yield typed stream parts; the SSE encoder and the non-stream folder
  * live above and never branch on which engine produced the parts.
  */
+
+import type { CancelSignal } from '../../util/cancel-signal.js';
 
 export type JsonSchema = { [key: string]: unknown };
 
