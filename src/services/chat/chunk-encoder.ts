@@ -64,13 +64,14 @@ export class ChunkEncoder {
         ? `${this.head()}{"role":"assistant","reasoning_content":${JSON.stringify(part.text)}}}]}`
         : undefined;
     }
+    if (part.type === 'finish') return this.finishJson(part.reason, part.usage);
     const chunk = this.encode(part);
     return chunk === undefined ? undefined : JSON.stringify(chunk);
   }
 
-  /** The JSON text of `finish(reason, usage)`. */
-  finishJson(reason: FinishReason, usage?: ChatUsage): string {
-    return JSON.stringify(this.finish(reason, usage));
+  /** The JSON text of `finish(reason, usage)`, written around the same head as the text pieces. */
+  finishJson(reason: FinishReason, usage: ChatUsage = EMPTY_USAGE): string {
+    return `${this.head()}{"role":"assistant","content":""},"finish_reason":${JSON.stringify(reason)}}],"usage":${JSON.stringify(wireUsage(usage))}}`;
   }
 
   /** The last chunk: finish reason, an empty assistant delta and the usage. */

@@ -37,7 +37,8 @@ export class KeyLimiter implements Limiter {
   async admit(keyId: string, own: KeyLimits | undefined): Promise<Release> {
     const limits = own ?? this.defaults;
     const now = this.now();
-    await this.checkWindows(keyId, limits, now);
+    // Most keys have no usage windows: no store read and no promise turn for them.
+    if (limits.windows.length > 0) await this.checkWindows(keyId, limits, now);
     this.checkPerMinute(keyId, limits.requests_per_minute, now);
     const running = this.inFlight.get(keyId) ?? 0;
     if (limits.concurrent > 0 && running >= limits.concurrent) throw tooManyConcurrent(limits.concurrent);
