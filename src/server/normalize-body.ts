@@ -20,18 +20,33 @@ const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
  * is retyped.
  */
 function coerceNumbers(value: unknown, schema: TSchema | undefined): unknown {
-  if (!schema) return value;
+  // Runs on every request body: leaves are settled before the schema is read, and a value is only
+  // written back when it changed (each read or write here sees objects of many shapes).
+  if (schema === undefined) return value;
+  if (typeof value === 'string') {
+    if (!NUMBER.test(value)) return value;
+    const type = schema['type'];
+    return type === 'integer' || type === 'number' ? Number(value) : value;
+  }
+  if (typeof value !== 'object' || value === null) return value;
   const type = schema['type'];
-  if ((type === 'integer' || type === 'number') && typeof value === 'string' && NUMBER.test(value))
-    return Number(value);
   if (type === 'array' && Array.isArray(value)) {
     const items = schema['items'] as TSchema | undefined;
-    value.forEach((item, i) => {
-      value[i] = coerceNumbers(item, items);
-    });
-  } else if (type === 'object' && isObject(value) && !schema['oneOf']) {
+    if (items === undefined) return value;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const coerced = coerceNumbers(item, items);
+      if (coerced !== item) value[i] = coerced;
+    }
+  } else if (type === 'object' && !Array.isArray(value) && !schema['oneOf']) {
     const properties = schema['properties'] as Record<string, TSchema> | undefined;
-    if (properties) for (const key of Object.keys(value)) value[key] = coerceNumbers(value[key], properties[key]);
+    if (properties === undefined) return value;
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const field = object[key];
+      const coerced = coerceNumbers(field, properties[key]);
+      if (coerced !== field) object[key] = coerced;
+    }
   }
   return value;
 }
