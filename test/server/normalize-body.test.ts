@@ -22,7 +22,12 @@ describe('normalizeBody', () => {
       nested: { timeout: '20', label: '20' },
     };
     normalizeBody(body, Schema);
-    expect(body).toEqual({ temperature: 0.5, max_tokens: 100, sizes: [1, 2, -3], nested: { timeout: 20, label: '20' } });
+    expect(body).toEqual({
+      temperature: 0.5,
+      max_tokens: 100,
+      sizes: [1, 2, -3],
+      nested: { timeout: 20, label: '20' },
+    });
   });
 
   it('leaves strings that a string field, a union or an unknown key holds, and non-numeric strings', () => {
