@@ -36,6 +36,19 @@ export const toKeyView = (k: KeyRecord): KeyView => ({
 
 const MAX_CHECKED_TOKENS = 10_000;
 
+/**
+ * How long a checked `Authorization` value is taken without asking the store again (`checkedNow`):
+ * a burst of requests with one key asks the store once a millisecond, and a revocation is seen by
+ * requests that come a millisecond after the store sees it.
+ */
+const RECHECK_MS = 1;
+
+/** A checked `Authorization` value: the key row it matched, and when the store last confirmed it. */
+interface Checked {
+  key: KeyRecord;
+  at: number;
+}
+
 /** The operator's key from configuration: not stored, compared in constant time. */
 const CONFIGURED_ADMIN: Omit<KeyRecord, 'createdAt'> = {
   id: 'admin',
@@ -66,7 +79,7 @@ export class KeyService {
    * needs no parsing and no second hash of its secret: the check every request made before is
    * made once per row.
    */
-  private readonly checked = new Map<string, KeyRecord>();
+  private readonly checked = new Map<string, Checked>();
 
   constructor(options: KeyServiceOptions) {
     this.store = options.store;
@@ -103,6 +116,8 @@ export class KeyService {
   }
 
   revoke(id: string): Promise<boolean> {
+    // This process's own revocation holds from the next request on, not a millisecond later.
+    for (const [header, seen] of this.checked) if (seen.key.id === id) this.checked.delete(header);
     return this.store.revokeKey(id, this.now());
   }
 
@@ -118,8 +133,11 @@ export class KeyService {
   async authenticate(header: string | undefined): Promise<KeyRecord> {
     const seen = header === undefined ? undefined : this.checked.get(header);
     if (seen !== undefined) {
-      const key = await this.store.getKey(seen.id);
-      if (key === seen && key.revokedAt === undefined) return key;
+      const key = await this.store.getKey(seen.key.id);
+      if (key === seen.key && key.revokedAt === undefined) {
+        seen.at = performance.now();
+        return key;
+      }
     }
     const token = header?.replace(/^\s*bearer\s+/i, '').trim();
     if (!token) throw new ApiError(1001, 'Authorization header is missing: send "Authorization: Bearer <API key>"');
@@ -135,8 +153,18 @@ export class KeyService {
     if (key.revokedAt !== undefined) throw new ApiError(1004, 'API key has been revoked');
     // Bounded like the store's own cache: at worst the secrets are hashed again.
     if (this.checked.size >= MAX_CHECKED_TOKENS) this.checked.clear();
-    this.checked.set(header!, key);
+    this.checked.set(header!, { key, at: performance.now() });
     return key;
+  }
+
+  /**
+   * The key of an `Authorization` value that the store confirmed less than RECHECK_MS ago, with no
+   * I/O and no promise (the request path's common case); undefined when `authenticate` must run.
+   */
+  checkedNow(header: string | undefined): KeyRecord | undefined {
+    const seen = header === undefined ? undefined : this.checked.get(header);
+    if (seen === undefined || performance.now() - seen.at >= RECHECK_MS) return undefined;
+    return seen.key;
   }
 
   private async authenticateJwt(token: string): Promise<KeyRecord> {

@@ -37,8 +37,19 @@ export class KeyLimiter implements Limiter {
   async admit(keyId: string, own: KeyLimits | undefined): Promise<Release> {
     const limits = own ?? this.defaults;
     const now = this.now();
-    // Most keys have no usage windows: no store read and no promise turn for them.
     if (limits.windows.length > 0) await this.checkWindows(keyId, limits, now);
+    return this.take(keyId, limits, now);
+  }
+
+  /** Without usage windows nothing is read from the store: the admission is made at once. */
+  admitNow(keyId: string, own: KeyLimits | undefined): Release | undefined {
+    const limits = own ?? this.defaults;
+    if (limits.windows.length > 0) return undefined;
+    return this.take(keyId, limits, this.now());
+  }
+
+  /** The in-process counts: per minute, then concurrency; throws 1303/1302. */
+  private take(keyId: string, limits: KeyLimits, now: number): Release {
     this.checkPerMinute(keyId, limits.requests_per_minute, now);
     const running = this.inFlight.get(keyId) ?? 0;
     if (limits.concurrent > 0 && running >= limits.concurrent) throw tooManyConcurrent(limits.concurrent);

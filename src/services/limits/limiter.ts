@@ -10,6 +10,12 @@ export type Release = () => void;
  */
 export interface Limiter {
   admit(keyId: string, own: KeyLimits | undefined): Promise<Release>;
+  /**
+   * The same admission made at once, where it needs no I/O (the in-process limiter, for a key
+   * without usage windows): the request path then takes no promise turn. Undefined when `admit`
+   * must be awaited; throws what `admit` would reject with.
+   */
+  admitNow?(keyId: string, own: KeyLimits | undefined): Release | undefined;
   close(): Promise<void>;
 }
 
