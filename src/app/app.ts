@@ -10,11 +10,10 @@ import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from '../server/docs-page.js';
 import { sendApiError } from '../server/error-body.js';
 import { installErrorHandlers } from '../server/error-handler.js';
 import { newPlatformId } from '../server/ids.js';
+import { JSON_TYPE } from '../server/json-type.js';
 import { installObservability } from '../server/metrics/observability.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
-
-export const JSON_TYPE = 'application/json; charset=UTF-8';
 
 import '../server/request-state.js';
 

@@ -1,6 +1,7 @@
 import { ChatCompletionBody } from '../api/chat.js';
 import { checkMaxTokens, checkMessageList } from '../api/rules.js';
 import { sendEventStream } from '../server/event-stream.js';
+import { JSON_TYPE } from '../server/json-type.js';
 import { notConfigured } from './not-configured.js';
 import { defineOperation } from './operation.js';
 
@@ -24,8 +25,9 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
       request.usage.completionTokens = run.usage?.completionTokens ?? 0;
     };
     if (!body.stream) {
-      const completion = await chat.complete(run);
+      const completion = await chat.completeJson(run);
       noteUsage();
+      reply.type(JSON_TYPE);
       return completion;
     }
     const log = (err: unknown, message: string) => request.log.error({ err }, message);

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { ApiError } from '../errors/api-error.js';
+import { JSON_TYPE } from './json-type.js';
 
 export interface ErrorBody {
   code: number;
@@ -18,5 +19,5 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (!err.retryable) reply.header('x-should-retry', 'false');
   if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
   // Set here, not by the onSend hook: the router's own refusals (frameworkErrors) skip the hooks.
-  return reply.code(err.status).type('application/json; charset=UTF-8').send(errorBody(err.code, err.message));
+  return reply.code(err.status).type(JSON_TYPE).send(errorBody(err.code, err.message));
 }
