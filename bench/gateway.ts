@@ -31,7 +31,12 @@ import { type Cpu, cpuMicros, median, quantile, range } from './gateway/stats.js
 import { type BenchRow, benchRow, ratioOf } from './types.js';
 
 const SEQ_PER_ROUND = 100;
-const CONC_PER_ROUND = 1_000;
+/**
+ * A phase at c=64 lasts a few tenths of a second at this size; shorter phases let the machine's
+ * moment-to-moment noise (and how many requests each turn of the event loop happens to gather)
+ * swing a round's CPU figure by ±50 %.
+ */
+const CONC_PER_ROUND = 2_000;
 const ROUNDS = 7;
 const CONCURRENCY = 64;
 const WARM_SEQ = 200;
