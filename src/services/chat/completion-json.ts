@@ -3,8 +3,7 @@ import type { ChatCompletion, WireUsage } from './wire-types.js';
 /**
  * The JSON text of a folded reply, byte for byte what `JSON.stringify` makes of it: the constant
  * keys are written as text and only the values are serialised, which in the server costs less than
- * serialising the whole object graph (and the reply then goes out as a string, without Fastify's
- * serialisation step).
+ * serialising the whole object graph, and the edge sends the text as it is.
  */
 export function completionJson(c: ChatCompletion): string {
   const search = c.web_search === undefined ? '' : `,"web_search":${JSON.stringify(c.web_search)}`;
