@@ -1,4 +1,4 @@
-import { invalidField } from '../errors/api-error.js';
+import { invalidField } from '../errors/errors.js';
 import { chatModel, imageModel } from '../models/catalogue.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReplyIdentity } from '../api/reply-identity.js';
 import { ApiError } from '../errors/api-error.js';
+import { forbidden, requestIdReused } from '../errors/errors.js';
 import type { Operation, OperationContext } from '../routes/operation.js';
 import { sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
@@ -35,7 +36,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
   };
   const checkEndpoint = (key: KeyRecord) => {
     if (!key.endpoints.includes(endpoint)) {
-      throw new ApiError(1220, `This API key has no permission for the ${endpoint} endpoint`);
+      throw forbidden(`This API key has no permission for the ${endpoint} endpoint`);
     }
   };
   const admitChecked = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -95,11 +96,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
         }
         services.store
           .claimRequestId(request.apiKey!.id, requestId, Date.now())
-          .then(
-            (claimed) =>
-              done(claimed ? undefined : new ApiError(1231, `request_id already used by this key: ${requestId}`)),
-            done,
-          );
+          .then((claimed) => done(claimed ? undefined : requestIdReused(requestId)), done);
       },
       handler: (request, reply) => runOperation(op, request, reply, services),
     });

@@ -1,7 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { consoleRoutes } from '../routes/console/index.js';
@@ -16,6 +15,7 @@ import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
 
 import '../server/request-state.js';
+import { invalidRequest, malformedRequest } from '../errors/errors.js';
 
 export interface BuildAppOptions {
   services: PlatformServices;
@@ -38,8 +38,8 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     frameworkErrors: (err, _request, reply) => {
       const long = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
       const error = long
-        ? new ApiError(1214, 'Invalid path: a path parameter is longer than 100 characters')
-        : new ApiError(1210, `Malformed request: ${err.message}`);
+        ? invalidRequest('Invalid path: a path parameter is longer than 100 characters')
+        : malformedRequest(`Malformed request: ${err.message}`);
       sendApiError(reply, error);
     },
     ajv: {

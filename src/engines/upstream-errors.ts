@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { contextExceeded, upstreamFailure as upstreamError } from '../errors/errors.js';
 import { RequestRefusedByBackend } from './chat/pool-errors.js';
 
 /** Structured logger, shaped like pino's `(details, message)` so Fastify's logger fits as is. */
@@ -61,14 +62,14 @@ export function upstreamFailure(
     { errorId, upstream: options.label, ...details, err: cause },
     `chat upstream failure: ${what} (error id ${errorId})`,
   );
-  return new ApiError(1234, `Upstream model server failure: ${what} (error id ${errorId})`, { cause });
+  return upstreamError(`Upstream model server failure: ${what} (error id ${errorId})`, { cause });
 }
 
 /** Error for a non-2xx answer: 1261 when the upstream says the prompt is too long, else 1234. */
 export function statusError(options: UpstreamLabel, status: number, body: string): ApiError {
   const message = upstreamMessage(body);
   if (isContextLengthError(status, body)) {
-    return new ApiError(1261, `Prompt exceeds the model's context window (upstream: ${message.slice(0, 300)})`);
+    return contextExceeded(`Prompt exceeds the model's context window (upstream: ${message.slice(0, 300)})`);
   }
   // A 4xx says the server is fine but refused this request; timeouts and rate limits are about the server.
   const refused = status >= 400 && status < 500 && status !== 408 && status !== 429;

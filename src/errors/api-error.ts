@@ -22,6 +22,3 @@ export class ApiError extends Error {
     this.retryAfter = options.retryAfter;
   }
 }
-
-export const missingField = (field: string) => new ApiError(1213, `Required field missing: ${field}`);
-export const invalidField = (field: string, rule: string) => new ApiError(1214, `Invalid ${field}: ${rule}`);

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { KeyLimitsSchema } from '../config/schema.js';
-import { ApiError } from '../errors/api-error.js';
+import { forbidden, invalidRequest, notFound } from '../errors/errors.js';
 import { toKeyView } from '../services/keys/key-service.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { Endpoint } from '../stores/types.js';
@@ -29,13 +29,13 @@ const UsageQuery = Type.Object({
 export async function adminRoutes(scope: FastifyInstance, { services }: { services: PlatformServices }): Promise<void> {
   scope.addHook('onRequest', async (request) => {
     const key = await services.keys.authenticate(request.headers.authorization);
-    if (key.role !== 'admin') throw new ApiError(1220, 'This API key has no permission for key management');
+    if (key.role !== 'admin') throw forbidden('This API key has no permission for key management');
     request.apiKey = key;
   });
   const common = { tags: ['admin'], security: [{ bearer: [] }] };
   const findKey = async (id: string) => {
     const key = await services.keys.get(id);
-    if (!key) throw new ApiError(1233, `API key ${id} does not exist`);
+    if (!key) throw notFound(`API key ${id} does not exist`);
     return key;
   };
 
@@ -55,7 +55,7 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
       };
       // Without `account` the key is the admin's, as keys made by the CLI are.
       const holder = account === undefined ? undefined : await services.accounts.findAccount(account);
-      if (account !== undefined && !holder) throw new ApiError(1214, `Invalid account: no account ${account}`);
+      if (account !== undefined && !holder) throw invalidRequest(`Invalid account: no account ${account}`);
       const { key, record } = await services.keys.create(body);
       if (holder) await services.store.accounts.setKeyOwner(record.id, holder.id);
       return { ...toKeyView(record), ...(holder ? { account: holder.id } : {}), key };

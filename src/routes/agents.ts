@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { AgentBody, AgentConversationBody } from '../api/agents.js';
+import { modelNotConfigured } from '../errors/errors.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { newPlatformId } from '../server/ids.js';
 import { publicUrl } from '../server/public-url.js';
 import type { AgentUsage } from '../services/agents/model-caller.js';
 import { filePath } from './files.js';
-import { notConfigured } from './not-configured.js';
 import { defineOperation } from './operation.js';
 
 const wireUsage = (u: AgentUsage) => ({
@@ -30,7 +30,7 @@ export const agents = defineOperation<AgentBody>({
   body: AgentBody,
   async handle({ body, services, key, identity: replyIdentity, signal, request, reply }) {
     const agent = services.agents;
-    if (!agent) throw notConfigured(`Agent ${body.agent_id}`, 'agents');
+    if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
     agent.check(body);
     const identity = { id: replyIdentity.id, conversationId: newPlatformId(), keyId: key.id };
     const run = await agent.start(body, identity, signal);
@@ -93,7 +93,7 @@ export const agentConversation = defineOperation<AgentConversationBody>({
   body: AgentConversationBody,
   async handle({ body, services, key, request }) {
     const agent = services.agents;
-    if (!agent) throw notConfigured(`Agent ${body.agent_id}`, 'agents');
+    if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
     const vars = body.custom_variables ?? {};
     const artifacts = await agent.artifacts(key.id, body.conversation_id, {
       includePdf: vars.include_pdf === true,

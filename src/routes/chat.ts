@@ -1,8 +1,8 @@
 import { ChatCompletionBody } from '../api/chat.js';
 import { checkMaxTokens, checkMessageList } from '../api/rules.js';
+import { modelNotConfigured } from '../errors/errors.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { JSON_TYPE } from '../server/json-type.js';
-import { notConfigured } from './not-configured.js';
 import { defineOperation } from './operation.js';
 
 export const chatCompletions = defineOperation<ChatCompletionBody>({
@@ -18,7 +18,7 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
   },
   async handle({ body, services, identity, cancel, request, reply }) {
     const chat = services.chat;
-    if (!chat) throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
+    if (!chat) throw modelNotConfigured(`Model ${body.model}`, `models.${body.model}`);
     const run = await chat.start(body, identity, cancel);
     const noteUsage = () => {
       request.usage.promptTokens = run.usage?.promptTokens ?? 0;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
+import { unknownApi } from '../errors/errors.js';
 import type { FileStore, StoredFile } from '../files/types.js';
 
 const FileParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -17,7 +17,7 @@ export async function fileRoutes(scope: FastifyInstance, { files }: { files: Fil
     const { name } = request.params as { name: string };
     const now = Date.now();
     const found = await files.get(name.replace(/\.[a-z0-9]{1,5}$/i, ''), now);
-    if (!found) throw new ApiError(1222, `File ${name} does not exist or has expired`);
+    if (!found) throw unknownApi(`File ${name} does not exist or has expired`);
     const { file, bytes } = found;
     const maxAge = Math.max(0, Math.floor((file.expiresAt - now) / 1000));
     const type =

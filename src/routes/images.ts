@@ -1,9 +1,8 @@
 import { AsyncImageGenerationBody, AsyncResultParams, ImageGenerationBody } from '../api/images.js';
 import { checkImageSize } from '../api/rules.js';
-import { ApiError } from '../errors/api-error.js';
+import { modelNotConfigured, notFound } from '../errors/errors.js';
 import { publicUrl } from '../server/public-url.js';
 import { filePath } from './files.js';
-import { notConfigured } from './not-configured.js';
 import { defineOperation } from './operation.js';
 import { taskView } from './task-view.js';
 
@@ -17,7 +16,7 @@ export const imageGenerations = defineOperation<ImageGenerationBody>({
   rules: (body) => checkImageSize(body.model, body.size),
   async handle({ body, services, identity, signal, request }) {
     const images = services.images;
-    if (!images) throw notConfigured(`Image model ${body.model}`, `models.${body.model}`);
+    if (!images) throw modelNotConfigured(`Image model ${body.model}`, `models.${body.model}`);
     const { created } = identity;
     const { prompt, model, size, quality } = body;
     const outcome = await images.generate({ model, prompt, size, quality }, signal);
@@ -39,7 +38,7 @@ export const asyncImageGenerations = defineOperation<AsyncImageGenerationBody>({
   rules: (body) => checkImageSize(body.model, body.size),
   async handle({ body, services, key, identity }) {
     const images = services.images;
-    if (!images) throw notConfigured(`Image model ${body.model}`, `models.${body.model}`);
+    if (!images) throw modelNotConfigured(`Image model ${body.model}`, `models.${body.model}`);
     const { id, requestId } = identity;
     const { prompt, model, size, quality } = body;
     const task = await images.submit({ model, prompt, size, quality }, { id, requestId, keyId: key.id });
@@ -57,7 +56,7 @@ export const asyncResult = defineOperation({
   async handle({ params, services, key, request }) {
     const id = params['id']!;
     // Without an image model no task can have been made here.
-    if (!services.images) throw new ApiError(1233, `Task ${id} does not exist`);
+    if (!services.images) throw notFound(`Task ${id} does not exist`);
     const task = await services.images.task(id, key.id);
     return taskView(task, (file) => publicUrl(request, services.config.server.public_url, filePath(file)));
   },

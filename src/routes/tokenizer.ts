@@ -1,6 +1,6 @@
 import { checkMessageList } from '../api/rules.js';
 import { TokenizerBody } from '../api/tokenizer.js';
-import { notConfigured } from './not-configured.js';
+import { modelNotConfigured } from '../errors/errors.js';
 import { defineOperation } from './operation.js';
 
 export const tokenizer = defineOperation<TokenizerBody>({
@@ -14,7 +14,7 @@ export const tokenizer = defineOperation<TokenizerBody>({
     checkMessageList(body.messages, { assistantNeedsContent: false });
   },
   async handle({ body, services, identity, request }) {
-    if (!services.tokenizer) throw notConfigured(`Model ${body.model}`, `models.${body.model}`);
+    if (!services.tokenizer) throw modelNotConfigured(`Model ${body.model}`, `models.${body.model}`);
     const reply = await services.tokenizer.count(body, identity);
     request.usage.promptTokens = reply.usage.total_tokens;
     return reply;

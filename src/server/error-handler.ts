@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
+import { internalError, malformedRequest, unknownApi } from '../errors/errors.js';
 import { sendApiError } from './error-body.js';
 import { validationToApiError } from './validation-error.js';
 
@@ -7,18 +8,18 @@ import { validationToApiError } from './validation-error.js';
 function frameworkError(err: FastifyError, bodyLimit: number): ApiError | undefined {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(1210, `Request body is not valid JSON: ${err.message}`);
+      return malformedRequest(`Request body is not valid JSON: ${err.message}`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(1210, 'Request body is empty: send a JSON object');
+      return malformedRequest('Request body is empty: send a JSON object');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(1210, 'Content-Type must be application/json');
+      return malformedRequest('Content-Type must be application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(1210, `Request body is larger than the limit of ${bodyLimit} bytes`);
+      return malformedRequest(`Request body is larger than the limit of ${bodyLimit} bytes`);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError(1210, 'Request body length does not match its Content-Length header');
+      return malformedRequest('Request body length does not match its Content-Length header');
   }
-  if (err instanceof SyntaxError) return new ApiError(1210, `Request body is not valid JSON: ${err.message}`);
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new ApiError(1210, err.message);
+  if (err instanceof SyntaxError) return malformedRequest(`Request body is not valid JSON: ${err.message}`);
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return malformedRequest(err.message);
   return undefined;
 }
 
@@ -37,16 +38,16 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
       const bodyNotObject =
         err.validationContext === 'body' && err.validation.some((e) => e.instancePath === '' && e.keyword === 'type');
       if (bodyNotObject)
-        return sendApiError(reply, new ApiError(1210, notObjectMessage(request.headers['content-type'])));
+        return sendApiError(reply, malformedRequest(notObjectMessage(request.headers['content-type'])));
       return sendApiError(reply, validationToApiError(err.validation, err.validationContext ?? 'body'));
     }
     const known = frameworkError(err, bodyLimit);
     if (known) return sendApiError(reply, known);
     request.log.error({ err }, 'internal error');
-    return sendApiError(reply, new ApiError(500, `Internal error; request id ${request.id}`));
+    return sendApiError(reply, internalError(request.id));
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(reply, new ApiError(1222, `API does not exist: ${request.method} ${request.url.split('?')[0]}`)),
+    sendApiError(reply, unknownApi(`API does not exist: ${request.method} ${request.url.split('?')[0]}`)),
   );
 }

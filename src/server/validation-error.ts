@@ -1,5 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { invalidRequest, missingField, unknownModel } from '../errors/errors.js';
 
 /** `/messages/0/content` → `messages[0].content`: the field as a client wrote it. */
 export function fieldName(instancePath: string, extra?: string): string {
@@ -84,22 +85,18 @@ export function validationToApiError(errors: FastifySchemaValidationError[], con
   const where = context === 'body' ? '' : `${context} `;
   if (chosen.keyword === 'required') {
     const field = fieldName(chosen.instancePath, String(chosen.params['missingProperty']));
-    return new ApiError(1213, `Required field missing: ${where}${field}`);
+    return missingField(`${where}${field}`);
   }
   const field = fieldName(chosen.instancePath) || context;
   if (chosen.keyword === 'discriminator' && chosen.params['error'] === 'tag') {
-    return new ApiError(
-      1213,
-      `Required field missing: ${where}${fieldName(chosen.instancePath, String(chosen.params['tag']))}`,
-    );
+    return missingField(`${where}${fieldName(chosen.instancePath, String(chosen.params['tag']))}`);
   }
   if (field === 'model' && (chosen.keyword === 'enum' || chosen.keyword === 'type')) {
     const allowed = (chosen.parentSchema?.['enum'] as unknown[] | undefined)?.join(', ');
-    return new ApiError(
-      1211,
+    return unknownModel(
       `Model not found: ${JSON.stringify(chosen.data)}${allowed ? `; model must be one of: ${allowed}` : ''}`,
     );
   }
   const detail = chosen.keyword === 'discriminator' ? fieldName(chosen.instancePath) : field;
-  return new ApiError(1214, `Invalid ${where}${detail}: ${ruleText(chosen, errors as AjvError[])}`);
+  return invalidRequest(`Invalid ${where}${detail}: ${ruleText(chosen, errors as AjvError[])}`);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, missingField } from '../../errors/api-error.js';
+import { conflictingFields, missingField } from '../../errors/errors.js';
 import { principalView } from '../../services/accounts/principal.js';
 import type { PlatformServices } from '../../services/platform-services.js';
 import { principalOf } from './principal-of.js';
@@ -18,7 +18,7 @@ export async function sessionRoutes(scope: FastifyInstance, services: PlatformSe
       let opened: Awaited<ReturnType<typeof services.accounts.signInAdmin>>;
       if (body.admin_key !== undefined) {
         if (body.email !== undefined || body.password !== undefined) {
-          throw new ApiError(1215, 'admin_key cannot be sent together with email and password');
+          throw conflictingFields('admin_key cannot be sent together with email and password');
         }
         opened = await services.accounts.signInAdmin(body.admin_key, request.ip);
       } else {

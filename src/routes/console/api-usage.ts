@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { invalidField } from '../../errors/api-error.js';
+import { invalidField } from '../../errors/errors.js';
 import type { PlatformServices } from '../../services/platform-services.js';
 import { DAY_MS } from '../../stores/account-rows.js';
 import { principalOf } from './principal-of.js';

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../errors/api-error.js';
 import type { PlatformServices } from '../../services/platform-services.js';
 import { accountRoutes } from './api-accounts.js';
 import { keyRoutes } from './api-keys.js';
 import { sessionRoutes } from './api-session.js';
 import { usageRoutes } from './api-usage.js';
 import './principal-of.js';
+import { authenticationFailed, forbidden } from '../../errors/errors.js';
 import { CSRF_HEADER, sessionToken } from './session-cookie.js';
 
 /** `/console/api`: the console's JSON API, authenticated by the session cookie plus a CSRF header. */
@@ -15,13 +15,13 @@ export async function consoleApi(scope: FastifyInstance, { services }: { service
     reply.header('cache-control', 'no-store');
     if (request.routeOptions.config.signedOut) return;
     const active = await services.accounts.resume(sessionToken(request));
-    if (!active) throw new ApiError(1000, 'Not signed in to the console, or the session has expired');
+    if (!active) throw authenticationFailed('Not signed in to the console, or the session has expired');
     // Every state-changing request proves it comes from the console's own page: the token is in
     // the session and was handed to that page only, so another site cannot forge it.
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const sent = request.headers[CSRF_HEADER];
       if (!services.accounts.csrfMatches(active.session, typeof sent === 'string' ? sent : undefined)) {
-        throw new ApiError(1220, `CSRF check failed: send the session's token in the ${CSRF_HEADER} header`);
+        throw forbidden(`CSRF check failed: send the session's token in the ${CSRF_HEADER} header`);
       }
     }
     request.consoleSession = active;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors/api-error.js';
+import { authenticationFailed, forbidden } from '../../errors/errors.js';
 import type { ActiveSession } from '../../services/accounts/account-service.js';
 import type { Principal } from '../../services/accounts/principal.js';
 
@@ -15,10 +15,10 @@ declare module 'fastify' {
 
 /** The signed-in principal of a console request; the session hook has guaranteed there is one. */
 export function principalOf(request: FastifyRequest): Principal {
-  if (!request.consoleSession) throw new ApiError(1000, 'Not signed in to the console');
+  if (!request.consoleSession) throw authenticationFailed('Not signed in to the console');
   return request.consoleSession.principal;
 }
 
 export function requireAdmin(request: FastifyRequest): void {
-  if (principalOf(request).kind !== 'admin') throw new ApiError(1220, 'Only the admin manages accounts');
+  if (principalOf(request).kind !== 'admin') throw forbidden('Only the admin manages accounts');
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError } from '../../errors/api-error.js';
+import { unknownApi } from '../../errors/errors.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Built by `npm run build` into dist/console: next to dist/src when running the build, under
@@ -38,7 +38,7 @@ export function consoleDir(): string | undefined {
 /** The console's page and its hashed assets, from the Vite build. */
 export async function consoleStatic(scope: FastifyInstance): Promise<void> {
   const dir = consoleDir();
-  const notBuilt = () => new ApiError(1222, 'The console is not built: run `npm run build`');
+  const notBuilt = () => unknownApi('The console is not built: run `npm run build`');
   const page = async (_request: unknown, reply: FastifyReply) => {
     if (!dir) throw notBuilt();
     const html = await readFile(path.join(dir, 'index.html'));
@@ -57,13 +57,13 @@ export async function consoleStatic(scope: FastifyInstance): Promise<void> {
     const { file } = request.params as { file: string };
     const type = TYPES[path.extname(file)];
     if (!dir || !type || !/^[\w.-]+$/.test(file) || file.startsWith('.')) {
-      throw new ApiError(1222, `No console asset ${file}`);
+      throw unknownApi(`No console asset ${file}`);
     }
     const bytes = await readFile(path.join(dir, 'assets', file)).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT' || err.code === 'EISDIR') return undefined;
       throw err;
     });
-    if (!bytes) throw new ApiError(1222, `No console asset ${file}`);
+    if (!bytes) throw unknownApi(`No console asset ${file}`);
     // Vite names assets by their content hash, so a name never changes meaning.
     return reply
       .type(type)

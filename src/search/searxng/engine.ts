@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
+import { upstreamFailure } from '../../errors/errors.js';
 import { checkCount, hostInDomain, normaliseDomain, recencyCutoff } from '../text/filters.js';
 import { DEFAULT_COLLECTION, type Recency, type SearchEngine, type SearchHit, type SearchQuery } from '../types.js';
 import { type SearxngResult, toHit } from './map.js';
@@ -96,5 +97,5 @@ export class SearxngEngine implements SearchEngine {
 }
 
 function upstream(message: string, cause: unknown): ApiError {
-  return new ApiError(1234, `${message} (error id ${randomUUID()})`, { cause });
+  return upstreamFailure(`${message} (error id ${randomUUID()})`, { cause });
 }

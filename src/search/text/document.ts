@@ -1,4 +1,4 @@
-import { invalidField } from '../../errors/api-error.js';
+import { invalidField } from '../../errors/errors.js';
 import { DEFAULT_COLLECTION, type SearchDocument } from '../types.js';
 import { segmentCjk } from './cjk.js';
 

@@ -1,4 +1,4 @@
-import { invalidField } from '../../errors/api-error.js';
+import { invalidField } from '../../errors/errors.js';
 import type { Recency } from '../types.js';
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,13 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
+import {
+  authenticationFailed,
+  forbidden,
+  invalidRequest,
+  keyRevoked,
+  notFound,
+  tooManyPerMinute,
+} from '../../errors/errors.js';
 import type { AccountRecord, SessionRecord } from '../../stores/accounts.js';
 import type { Store } from '../../stores/types.js';
 import type { KeyService } from '../keys/key-service.js';
@@ -56,7 +64,7 @@ export class AccountService {
   async createAccount(input: { name: string; email: string }): Promise<{ account: AccountRecord; password: string }> {
     const email = input.email.trim().toLowerCase();
     if (await this.store.accounts.findAccountByEmail(email)) {
-      throw new ApiError(1214, `Invalid email: an account with email ${email} already exists`);
+      throw invalidRequest(`Invalid email: an account with email ${email} already exists`);
     }
     const password = newPassword();
     const account: AccountRecord = {
@@ -86,7 +94,7 @@ export class AccountService {
   /** Disables the account: its holder is signed out and cannot sign in, and its keys are revoked. */
   async disableAccount(id: string): Promise<AccountRecord> {
     if (!(await this.store.accounts.disableAccount(id, this.now()))) {
-      throw new ApiError(1233, `Account ${id} does not exist`);
+      throw notFound(`Account ${id} does not exist`);
     }
     const owners = await this.store.accounts.keyOwners();
     for (const [keyId, owner] of owners) if (owner === id) await this.keys.revoke(keyId);
@@ -95,14 +103,13 @@ export class AccountService {
 
   /** An account holder replaces their password; their other sessions end. */
   async changePassword(active: ActiveSession, current: string, next: string): Promise<void> {
-    if (active.principal.kind !== 'account')
-      throw new ApiError(1220, 'The admin signs in with the admin key, not a password');
+    if (active.principal.kind !== 'account') throw forbidden('The admin signs in with the admin key, not a password');
     const { account } = active.principal;
     const subjects = [{ key: `email:${account.email}`, allowed: this.attempts }];
     this.checkLimit(subjects);
     if (!(await verifyPassword(current, account.passwordHash))) {
       this.limiter.fail(subjects);
-      throw new ApiError(1214, "Invalid current_password: it is not the account's password");
+      throw invalidRequest("Invalid current_password: it is not the account's password");
     }
     await this.store.accounts.setPasswordHash(account.id, await hashPassword(next), active.session.idHash);
   }
@@ -117,7 +124,7 @@ export class AccountService {
     });
     if (key?.role !== 'admin') {
       this.limiter.fail(subjects);
-      throw new ApiError(1000, 'Sign-in failed: that is not an admin key');
+      throw authenticationFailed('Sign-in failed: that is not an admin key');
     }
     this.limiter.succeed(subjects);
     return this.openSession(undefined, key.id);
@@ -131,9 +138,9 @@ export class AccountService {
     const ok = await verifyPassword(password, account?.passwordHash ?? (await this.decoyHash()));
     if (!account || !ok) {
       this.limiter.fail(subjects);
-      throw new ApiError(1000, 'Sign-in failed: wrong email or password');
+      throw authenticationFailed('Sign-in failed: wrong email or password');
     }
-    if (account.disabledAt !== undefined) throw new ApiError(1004, 'Sign-in failed: this account is disabled');
+    if (account.disabledAt !== undefined) throw keyRevoked('Sign-in failed: this account is disabled');
     this.limiter.succeed(subjects);
     return this.openSession(account.id, undefined);
   }
@@ -183,7 +190,7 @@ export class AccountService {
   private checkLimit(subjects: Subject[]): void {
     const wait = this.limiter.retryAfter(subjects);
     if (wait > 0)
-      throw new ApiError(1303, `Too many failed sign-ins: try again in ${wait} seconds`, { retryAfter: wait });
+      throw tooManyPerMinute(`Too many failed sign-ins: try again in ${wait} seconds`, { retryAfter: wait });
   }
 
   private async openSession(accountId: string | undefined, adminKeyId: string | undefined): Promise<OpenSession> {

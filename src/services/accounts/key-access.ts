@@ -1,5 +1,5 @@
 import type { KeyLimits } from '../../config/schema.js';
-import { ApiError } from '../../errors/api-error.js';
+import { forbidden, invalidRequest, notFound } from '../../errors/errors.js';
 import type { DailyUsageRow } from '../../stores/accounts.js';
 import type { Endpoint, KeyRecord, Store } from '../../stores/types.js';
 import { type KeyService, type KeyView, toKeyView } from '../keys/key-service.js';
@@ -53,13 +53,13 @@ export class KeyAccess {
     let owner: string | undefined;
     if (principal.kind === 'account') {
       if (input.accountId !== undefined && input.accountId !== principal.account.id) {
-        throw new ApiError(1220, 'An account holder creates keys for their own account only');
+        throw forbidden('An account holder creates keys for their own account only');
       }
       owner = principal.account.id;
     } else if (input.accountId) {
       const account = await this.store.accounts.getAccount(input.accountId);
       if (!account || account.disabledAt !== undefined) {
-        throw new ApiError(1214, `Invalid account_id: no active account ${input.accountId}`);
+        throw invalidRequest(`Invalid account_id: no active account ${input.accountId}`);
       }
       owner = account.id;
     }
@@ -78,7 +78,7 @@ export class KeyAccess {
   async revoke(principal: Principal, id: string): Promise<void> {
     const visible = await this.visibleKeys(principal);
     // Another holder's key answers like a missing one: its existence is not theirs to learn.
-    if (!visible.some((k) => k.key.id === id)) throw new ApiError(1233, `API key ${id} does not exist`);
+    if (!visible.some((k) => k.key.id === id)) throw notFound(`API key ${id} does not exist`);
     await this.keys.revoke(id);
   }
 
@@ -105,7 +105,7 @@ export class KeyAccess {
       for (const field of ['concurrent', 'requests_per_minute'] as const) {
         const cap = this.defaults[field];
         if (cap > 0 && (limits[field] === 0 || limits[field] > cap)) {
-          throw new ApiError(1214, `Invalid limits.${field}: must be between 1 and ${cap} (the server's default)`);
+          throw invalidRequest(`Invalid limits.${field}: must be between 1 and ${cap} (the server's default)`);
         }
       }
     }

@@ -2,7 +2,7 @@ import type { AgentBody } from '../../api/agents.js';
 import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
-import { ApiError } from '../../errors/api-error.js';
+import { notFound, unknownModel } from '../../errors/errors.js';
 import type { FileStore } from '../../files/types.js';
 import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
 import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
@@ -146,7 +146,7 @@ export class AgentService {
   /** The caller's conversation, or 1233 as if it did not exist. */
   async conversation(keyId: string, id: string): Promise<ConversationRecord> {
     const found = await this.conversations.get(keyId, id);
-    if (!found) throw new ApiError(1233, `Conversation ${id} does not exist`);
+    if (!found) throw notFound(`Conversation ${id} does not exist`);
     return found;
   }
 
@@ -164,8 +164,7 @@ export class AgentService {
   private async engine(): Promise<ChatEngine> {
     const code = this.config.model;
     if (!this.chat?.hasModel(code)) {
-      throw new ApiError(
-        1211,
+      throw unknownModel(
         `Agent general_translation runs on model ${code}, which is not configured on this server: add it under \`models.${code}\`, set \`embedded.default_model\`, or point \`agents.general_translation.model\` at a configured code`,
       );
     }

@@ -1,4 +1,4 @@
-import { invalidField } from '../../errors/api-error.js';
+import { invalidField } from '../../errors/errors.js';
 
 export interface GlossaryEntry {
   source: string;

@@ -1,5 +1,5 @@
 import type { AgentBody } from '../../api/agents.js';
-import { invalidField } from '../../errors/api-error.js';
+import { invalidField } from '../../errors/errors.js';
 import { type GlossaryEntry, parseGlossary } from './glossary.js';
 import { languageCode } from './languages.js';
 import { STRATEGIES } from './strategies/index.js';

@@ -1,7 +1,7 @@
 import type { ChatCompletionBody } from '../../api/chat.js';
 import type { ReplyIdentity } from '../../api/reply-identity.js';
 import type { BufferedParts, ChatEngine, ChatStreamPart, ChatUsage } from '../../engines/chat/types.js';
-import { ApiError, invalidField } from '../../errors/api-error.js';
+import { invalidField, unknownModel } from '../../errors/errors.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
@@ -42,8 +42,7 @@ export class ChatService {
   async engineFor(code: string): Promise<ChatEngine> {
     const engine = this.engines.get(code);
     if (!engine) {
-      throw new ApiError(
-        1211,
+      throw unknownModel(
         `Model ${code} is not configured on this server: add a deployment under \`models.${code}\` or set \`embedded.default_model\``,
       );
     }
@@ -52,7 +51,7 @@ export class ChatService {
 
   async start(body: ChatCompletionBody, identity: ReplyIdentity, signal: CancelSignal): Promise<CompletionRun> {
     const spec = chatModel(body.model);
-    if (!spec) throw new ApiError(1211, `Model not found: ${body.model}`);
+    if (!spec) throw unknownModel(`Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
     // Most requests carry no search tool: no search pass, no copy of the body.
     const augmented = hasSearchTool(body) ? await applySearchTools(body, this.search) : undefined;

@@ -1,5 +1,5 @@
 import type { ChatStreamPart, ChatUsage, FinishReason } from '../../engines/chat/types.js';
-import { ApiError } from '../../errors/api-error.js';
+import { upstreamFailure } from '../../errors/errors.js';
 import { wireUsage } from './usage.js';
 import type { ChatCompletion, CompletionIdentity, WireToolCall } from './wire-types.js';
 
@@ -45,7 +45,7 @@ export async function foldParts(
     }
   }
   // An engine that ends without a finish part was cut off (abort, lost upstream).
-  if (!finish) throw new ApiError(1234, 'The model stopped without finishing its reply');
+  if (!finish) throw upstreamFailure('The model stopped without finishing its reply');
   const message: ChatCompletion['choices'][0]['message'] = { role: 'assistant', content };
   if (reasoning) message.reasoning_content = reasoning;
   if (calls.size > 0) message.tool_calls = [...calls.values()].sort((a, b) => a.index - b.index);

@@ -6,7 +6,7 @@ import type {
   FunctionTool,
   UserContentPart,
 } from '../../engines/chat/types.js';
-import { invalidField } from '../../errors/api-error.js';
+import { invalidField } from '../../errors/errors.js';
 import type { ChatModelSpec } from '../../models/catalogue.js';
 
 type BodyMessage = ChatCompletionBody['messages'][number];

@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import type { GeneratedImage, ImageSize } from '../../engines/image/types.js';
-import { ApiError } from '../../errors/api-error.js';
+import { upstreamFailure } from '../../errors/errors.js';
 
 /**
  * The image at exactly the requested size. An engine with fixed native sizes (SD 1.5 at 512, SDXL
@@ -12,7 +12,7 @@ export async function fitToSize(image: GeneratedImage, size: ImageSize): Promise
   try {
     meta = await sharp(image.bytes).metadata();
   } catch (err) {
-    throw new ApiError(1234, 'Upstream image engine failure: its image cannot be decoded', { cause: err });
+    throw upstreamFailure('Upstream image engine failure: its image cannot be decoded', { cause: err });
   }
   if (meta.width === size.width && meta.height === size.height) return image;
   const resized = sharp(image.bytes).resize(size.width, size.height, { fit: 'cover', position: 'centre' });
@@ -30,6 +30,6 @@ export async function fitToSize(image: GeneratedImage, size: ImageSize): Promise
       metadata: { ...image.metadata, engine_size: `${meta.width}x${meta.height}` },
     };
   } catch (err) {
-    throw new ApiError(1234, 'Upstream image engine failure: its image cannot be resized', { cause: err });
+    throw upstreamFailure('Upstream image engine failure: its image cannot be resized', { cause: err });
   }
 }

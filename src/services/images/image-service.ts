@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ImagesConfig } from '../../config/images-schema.js';
 import type { ImageQuality, ImageRequest } from '../../engines/image/types.js';
-import { ApiError } from '../../errors/api-error.js';
+import { notFound, overloaded, unknownModel, upstreamFailure } from '../../errors/errors.js';
 import type { FileStore, StoredFile } from '../../files/types.js';
 import { imageModel } from '../../models/catalogue.js';
 import type { TaskRecord, TaskStore } from '../../stores/tasks.js';
@@ -67,7 +67,7 @@ export class ImageService {
     const { tasks, config } = this.deps;
     const now = Date.now();
     if ((await tasks.countWaiting([IMAGE_TASK_KIND], now)) >= config.queue_size) {
-      throw new ApiError(1305, 'Image generation is at capacity: the task queue is full, retry later', {
+      throw overloaded('Image generation is at capacity: the task queue is full, retry later', {
         retryAfter: 10,
       });
     }
@@ -89,7 +89,7 @@ export class ImageService {
   /** The task, if it exists and belongs to this key; another key's task is as if it did not exist. */
   async task(id: string, keyId: string): Promise<TaskRecord> {
     const task = await this.deps.tasks.get(id);
-    if (!task || task.keyId !== keyId) throw new ApiError(1233, `Task ${id} does not exist`);
+    if (!task || task.keyId !== keyId) throw notFound(`Task ${id} does not exist`);
     return task;
   }
 
@@ -106,8 +106,7 @@ export class ImageService {
 
   private async prepare(input: ImageInput, signal: AbortSignal): Promise<TaskInput> {
     if (!this.deps.engines.has(input.model)) {
-      throw new ApiError(
-        1211,
+      throw unknownModel(
         `Image model ${input.model} is not configured on this server: add a deployment under \`models.${input.model}\` (see docs/configuration.md)`,
       );
     }
@@ -129,7 +128,7 @@ export class ImageService {
 
   private async run(model: string, request: ImageRequest, signal: AbortSignal): Promise<StoredFile> {
     const engine = await this.deps.engines.get(model);
-    if (!engine) throw new ApiError(1211, `Image model ${model} is not configured on this server`);
+    if (!engine) throw unknownModel(`Image model ${model} is not configured on this server`);
     const timeout = AbortSignal.timeout(this.deps.config.timeout_seconds * 1000);
     const jobSignal = AbortSignal.any([signal, timeout]);
     let image: Awaited<ReturnType<typeof engine.generate>>;
@@ -137,7 +136,7 @@ export class ImageService {
       image = await engine.generate(request, jobSignal);
     } catch (err) {
       if (timeout.aborted && !signal.aborted) {
-        throw new ApiError(1234, `Image generation took longer than ${this.deps.config.timeout_seconds} s`, {
+        throw upstreamFailure(`Image generation took longer than ${this.deps.config.timeout_seconds} s`, {
           cause: err,
         });
       }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/api-error.js';
+import { overloaded } from '../../errors/errors.js';
 
 interface Waiter {
   resolve(): void;
@@ -36,7 +36,7 @@ export class JobSlots {
     if (this.tryAcquire()) return Promise.resolve();
     if (this.waiting.length >= this.lineLimit) {
       return Promise.reject(
-        new ApiError(1305, 'Image generation is at capacity: too many jobs waiting, retry later', { retryAfter: 5 }),
+        overloaded('Image generation is at capacity: too many jobs waiting, retry later', { retryAfter: 5 }),
       );
     }
     return new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { KeyLimits } from '../../config/schema.js';
-import { ApiError } from '../../errors/api-error.js';
+import { invalidToken, keyRevoked, missingAuthorization, tokenExpired } from '../../errors/errors.js';
 import type { Endpoint, KeyRecord, KeyRole, Store } from '../../stores/types.js';
 import { jwtSignatureValid, parseJwt } from './jwt.js';
 import { hashSecret, KEY_ID_PATTERN, newKeyId, newSecret, secretMatches } from './key-material.js';
@@ -140,17 +140,17 @@ export class KeyService {
       }
     }
     const token = header?.replace(/^\s*bearer\s+/i, '').trim();
-    if (!token) throw new ApiError(1001, 'Authorization header is missing: send "Authorization: Bearer <API key>"');
+    if (!token) throw missingAuthorization('Authorization header is missing: send "Authorization: Bearer <API key>"');
     if (this.adminDigest && timingSafeEqual(digest(token), this.adminDigest)) {
       return { ...CONFIGURED_ADMIN, createdAt: 0 };
     }
     const dots = token.split('.').length - 1;
     if (dots === 2) return this.authenticateJwt(token);
-    if (dots !== 1) throw new ApiError(1002, 'Invalid API key: expected "<id>.<secret>" or a signed token');
+    if (dots !== 1) throw invalidToken('Invalid API key: expected "<id>.<secret>" or a signed token');
     const [id, secret] = token.split('.') as [string, string];
     const key = KEY_ID_PATTERN.test(id) ? await this.store.getKey(id) : undefined;
-    if (!key || !secretMatches(secret, key.secretHash)) throw new ApiError(1002, 'Invalid API key');
-    if (key.revokedAt !== undefined) throw new ApiError(1004, 'API key has been revoked');
+    if (!key || !secretMatches(secret, key.secretHash)) throw invalidToken('Invalid API key');
+    if (key.revokedAt !== undefined) throw keyRevoked('API key has been revoked');
     // Bounded like the store's own cache: at worst the secrets are hashed again.
     if (this.checked.size >= MAX_CHECKED_TOKENS) this.checked.clear();
     this.checked.set(header!, { key, at: performance.now() });
@@ -169,13 +169,13 @@ export class KeyService {
 
   private async authenticateJwt(token: string): Promise<KeyRecord> {
     const jwt = parseJwt(token);
-    if (!jwt) throw new ApiError(1002, 'Invalid token: not an HS256 token with api_key and exp');
+    if (!jwt) throw invalidToken('Invalid token: not an HS256 token with api_key and exp');
     const key = KEY_ID_PATTERN.test(jwt.apiKey) ? await this.store.getKey(jwt.apiKey) : undefined;
     if (!key || !jwtSignatureValid(jwt, this.box.open(key.secretEncrypted))) {
-      throw new ApiError(1002, 'Invalid token: unknown key or bad signature');
+      throw invalidToken('Invalid token: unknown key or bad signature');
     }
-    if (key.revokedAt !== undefined) throw new ApiError(1004, 'API key has been revoked');
-    if (jwt.expiresAt <= this.now()) throw new ApiError(1003, 'Token expired: its exp is in the past');
+    if (key.revokedAt !== undefined) throw keyRevoked('API key has been revoked');
+    if (jwt.expiresAt <= this.now()) throw tokenExpired('Token expired: its exp is in the past');
     return key;
   }
 }

@@ -1,5 +1,6 @@
 import type { EngineContext, ModelSource } from '../../engines/chat/factory.js';
-import { ApiError } from '../../errors/api-error.js';
+import type { ApiError } from '../../errors/api-error.js';
+import { overloaded } from '../../errors/errors.js';
 import type { ModelState } from './model-state.js';
 
 export interface RetryPolicy {
@@ -96,8 +97,7 @@ export class ModelDownloads {
     const e = this.entries.get(id);
     if (e?.status === 'downloading') {
       const eta = e.bytesPerMs > 0 ? e.remainingBytes / e.bytesPerMs / 1000 : 10;
-      return new ApiError(
-        1305,
+      return overloaded(
         `Model ${code} is still downloading (${e.progress}% done); retry later or watch its state at GET /paas/v4/models`,
         { retryAfter: Math.min(60, Math.max(1, Math.ceil(eta))) },
       );
@@ -105,7 +105,7 @@ export class ModelDownloads {
     if (e?.status === 'retrying') {
       const wait = Math.max(1, Math.ceil((e.retryAt - Date.now()) / 1000));
       const message = `Model ${code} is not downloaded yet: ${e.error}; the download is retried in ${wait} s`;
-      return new ApiError(1305, message, { retryAfter: wait });
+      return overloaded(message, { retryAfter: wait });
     }
     return undefined;
   }

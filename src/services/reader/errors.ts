@@ -1,4 +1,5 @@
-import { ApiError } from '../../errors/api-error.js';
+import type { ApiError } from '../../errors/api-error.js';
+import { invalidRequest, upstreamFailure as upstreamError } from '../../errors/errors.js';
 
 /**
  * The reader's refusals and failures as API errors. The client's URL is the field at fault (1214)
@@ -6,10 +7,10 @@ import { ApiError } from '../../errors/api-error.js';
  * far side (DNS, status, size, time, content) is an upstream failure (1234).
  */
 
-export const badUrl = (url: string, rule: string): ApiError => new ApiError(1214, `Invalid url: ${rule} (${url})`);
+export const badUrl = (url: string, rule: string): ApiError => invalidRequest(`Invalid url: ${rule} (${url})`);
 
 export const blockedUrl = (url: string, detail: string): ApiError =>
-  new ApiError(1214, `Invalid url: ${url} is refused: ${detail}; the reader does not reach private networks`);
+  invalidRequest(`Invalid url: ${url} is refused: ${detail}; the reader does not reach private networks`);
 
 export const upstreamFailure = (url: string, reason: string, cause?: unknown): ApiError =>
-  new ApiError(1234, `Reader could not read ${url}: ${reason}`, cause === undefined ? {} : { cause });
+  upstreamError(`Reader could not read ${url}: ${reason}`, cause === undefined ? {} : { cause });

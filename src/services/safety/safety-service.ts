@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/api-error.js';
+import { unsafeContent, upstreamFailure } from '../../errors/errors.js';
 import { compileBlockTerms } from './block-terms.js';
 import { parseGuardVerdict } from './guard-verdict.js';
 import type { GuardClassifier, SafetyResult, SafetyStage } from './types.js';
@@ -45,7 +45,7 @@ export class SafetyService {
   async require(text: string, stage: SafetyStage, signal?: AbortSignal): Promise<SafetyResult> {
     const result = await this.check(text, stage, signal);
     if (result.level === 0) {
-      throw new ApiError(1301, `The ${stage === 'user' ? 'prompt' : 'content'} contains unsafe or sensitive content`);
+      throw unsafeContent(`The ${stage === 'user' ? 'prompt' : 'content'} contains unsafe or sensitive content`);
     }
     return result;
   }
@@ -53,7 +53,7 @@ export class SafetyService {
   private guardFailed(stage: SafetyStage, what: string, err?: unknown): SafetyResult {
     this.options.log?.warn({ err }, `safety: ${what}`);
     if (this.options.onGuardError === 'allow') return { stage, level: 2, verdict: 'unchecked', reason: what };
-    throw new ApiError(1234, `Content safety check failed: ${what}`, { cause: err });
+    throw upstreamFailure(`Content safety check failed: ${what}`, { cause: err });
   }
 }
 

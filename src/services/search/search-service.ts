@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/api-error.js';
+import { unknownModel } from '../../errors/errors.js';
 import { type SearchResultEntry, toResultEntries } from '../../search/result-entry.js';
 import type { Recency, SearchEngine, SearchIndex } from '../../search/types.js';
 
@@ -42,7 +42,7 @@ export class SearchService {
           ? this.defaultEngine
           : undefined;
     if (chosen === undefined) {
-      throw new ApiError(1211, `search_engine "${name}" is not available here; use search-prime`);
+      throw unknownModel(`search_engine "${name}" is not available here; use search-prime`);
     }
     return chosen === 'index' ? this.index : this.upstreams.get(chosen)!;
   }

@@ -10,6 +10,7 @@ import {
   type Token,
 } from 'node-llama-cpp';
 import { ApiError } from '../../../errors/api-error.js';
+import { contextExceeded } from '../../../errors/errors.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import type {
   ChatEngine,
@@ -86,8 +87,7 @@ class Engine implements LlamaCppEngine {
     const grammar = json ? await this.grammar() : undefined;
     const prompt = this.promptTokens(history, functions);
     if (prompt.length >= this.contextSize) {
-      throw new ApiError(
-        1261,
+      throw contextExceeded(
         `Prompt is ${prompt.length} tokens; the model's context window is ${this.contextSize} tokens`,
       );
     }

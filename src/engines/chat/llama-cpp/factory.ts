@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../../errors/api-error.js';
+import { upstreamFailure } from '../../../errors/errors.js';
 import { defineChatEngine, type EngineContext } from '../factory.js';
 import { createLlamaCppEngine } from './engine.js';
 import { isRemote, llamaCppSource, resolveRemote } from './model-file.js';
@@ -42,8 +42,7 @@ async function localModel(model: string, context: EngineContext, download: boole
   try {
     return await resolveRemote(model, context, download ? { cli: true } : false);
   } catch (err) {
-    throw new ApiError(
-      1234,
+    throw upstreamFailure(
       `The model ${model} is not available: ${(err as Error).message}. Run \`gen-platform models pull\` on a machine with network access, or point the deployment at a local GGUF file`,
       { cause: err },
     );
@@ -54,7 +53,7 @@ export const llamaCppFactory = defineChatEngine({
   schema: LlamaCppDeployment,
   async create(o, context) {
     const modelPath = await localModel(o.model, context, true);
-    if (!existsSync(modelPath)) throw new ApiError(1234, `The model file ${modelPath} does not exist`);
+    if (!existsSync(modelPath)) throw upstreamFailure(`The model file ${modelPath} does not exist`);
     return createLlamaCppEngine({
       modelPath,
       threads: o.threads ?? context.defaultThreads,

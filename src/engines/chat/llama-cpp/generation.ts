@@ -6,7 +6,7 @@ import type {
   LlamaGrammar,
   Token,
 } from 'node-llama-cpp';
-import { ApiError } from '../../../errors/api-error.js';
+import { upstreamFailure } from '../../../errors/errors.js';
 import { newToolCallId } from '../../../ids/tool-call-id.js';
 import { AsyncQueue } from '../../../util/async-queue.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
@@ -137,7 +137,7 @@ export async function* runGeneration(input: GenerationInput, signal: CancelSigna
     (err: unknown) => {
       // An abort during prompt evaluation throws even with stopOnAbortSignal: it is not a failure.
       if (stopper.signal.aborted) parts.close();
-      else parts.fail(new ApiError(1234, 'The embedded model failed while generating', { cause: err }));
+      else parts.fail(upstreamFailure('The embedded model failed while generating', { cause: err }));
     },
   );
 

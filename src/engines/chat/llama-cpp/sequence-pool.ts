@@ -1,4 +1,4 @@
-import { ApiError } from '../../../errors/api-error.js';
+import { overloaded } from '../../../errors/errors.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 
 export interface Lease<T> {
@@ -52,7 +52,7 @@ export class SequencePool<T> {
     }
     if (this.waiters.length >= this.queueLimit) {
       return Promise.reject(
-        new ApiError(1305, 'The server is overloaded (generation queue full), please retry later', { retryAfter: 1 }),
+        overloaded('The server is overloaded (generation queue full), please retry later', { retryAfter: 1 }),
       );
     }
     return new Promise<Lease<T>>((resolve, reject) => {

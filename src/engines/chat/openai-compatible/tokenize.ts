@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import { ApiError } from '../../../errors/api-error.js';
+import { unsupportedCall } from '../../../errors/errors.js';
 import { upstreamFailure } from '../../upstream-errors.js';
 import type { ChatMessage, FunctionTool } from '../types.js';
 import { postJson } from './http.js';
@@ -19,8 +19,7 @@ export async function countTokensUpstream(
 ): Promise<number> {
   const url = options.tokenizeUrl;
   if (url === undefined) {
-    throw new ApiError(
-      1212,
+    throw unsupportedCall(
       `No tokenizer is configured for upstream model ${options.model}: set its tokenize_url (vLLM's /tokenize) or a tokenizer (a Hugging Face tokenizer.json) to count tokens`,
     );
   }

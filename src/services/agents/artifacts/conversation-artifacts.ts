@@ -1,4 +1,4 @@
-import { invalidField } from '../../../errors/api-error.js';
+import { invalidField } from '../../../errors/errors.js';
 import type { FileStore, StoredFile } from '../../../files/types.js';
 import type { ConversationRecord } from '../../../stores/conversations.js';
 import type { PageSize } from './page-image.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { KeyLimits } from '../../../config/schema.js';
-import { ApiError } from '../../../errors/api-error.js';
+import { upstreamFailure } from '../../../errors/errors.js';
 import type { Store } from '../../../stores/types.js';
 import { HOUR, type Limiter, noRelease, type Release, unlimited } from '../limiter.js';
 import { tooManyConcurrent, tooManyPerMinute, windowExhausted } from '../refusals.js';
@@ -104,7 +104,7 @@ export class RedisLimiter implements Limiter {
       );
     } catch (err) {
       this.options.onError(err, 'limiter admission');
-      throw new ApiError(1234, 'Limits could not be checked: the limiter backend (Redis) is unavailable', {
+      throw upstreamFailure('Limits could not be checked: the limiter backend (Redis) is unavailable', {
         cause: err,
         retryAfter: 1,
       });

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { ApiError } from '../../../errors/api-error.js';
+import { upstreamFailure } from '../../../errors/errors.js';
 
 /** What the tokenizer needs of `ffprobe -show_format -show_streams`. */
 export interface ProbeResult {
@@ -27,8 +28,7 @@ interface ProbeJson {
 }
 
 export const ffprobeMissing = (path: string) =>
-  new ApiError(
-    1234,
+  upstreamFailure(
     `Video tokens need ffprobe, which is not installed on this server (${path} not found): install the ffmpeg package (Debian: apt-get install ffmpeg)`,
   );
 
@@ -39,7 +39,7 @@ function run(path: string, args: string[], timeoutMs: number): Promise<string> {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'EACCES') return reject(ffprobeMissing(path));
       if ((error as { killed?: boolean }).killed) {
-        return reject(new ApiError(1234, `ffprobe did not finish within ${timeoutMs / 1000} s`));
+        return reject(upstreamFailure(`ffprobe did not finish within ${timeoutMs / 1000} s`));
       }
       reject(new NotAVideoError('ffprobe cannot read it as a video'));
     });

@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import { invalidField } from '../../../errors/api-error.js';
+import { invalidField } from '../../../errors/errors.js';
 import { isHttpUrl, loadMedia } from './media-source.js';
 import { MAX_FILE_BYTES, type MediaOptions } from './options.js';
 

@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import { invalidField } from '../../../errors/api-error.js';
+import { invalidField } from '../../../errors/errors.js';
 import { ImageFormatError, type ImageInfo, readImageInfo } from './image-header.js';
 import { loadMedia } from './media-source.js';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, type MediaOptions } from './options.js';

@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
 import type { TokenizerBody } from '../../../api/tokenizer.js';
-import { invalidField } from '../../../errors/api-error.js';
+import { invalidField } from '../../../errors/errors.js';
 import { chatModel } from '../../../models/catalogue.js';
 import { systemLookup } from '../../reader/address-guard.js';
 import { createAllowList } from '../../reader/allow-list.js';

@@ -1,5 +1,6 @@
 import type { Agent } from 'undici';
-import { ApiError, invalidField } from '../../../errors/api-error.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { invalidField } from '../../../errors/errors.js';
 import { createDeadline } from '../../reader/deadline.js';
 import { type FetchedPage, fetchPage } from '../../reader/fetch-page.js';
 import type { MediaOptions } from './options.js';

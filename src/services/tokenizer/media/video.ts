@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Agent } from 'undici';
-import { invalidField } from '../../../errors/api-error.js';
+import { invalidField } from '../../../errors/errors.js';
 import { NotAVideoError, type ProbeResult, probeVideo } from './ffprobe.js';
 import { loadMedia } from './media-source.js';
 import { MAX_VIDEO_BYTES, type MediaOptions } from './options.js';
