@@ -1,3 +1,5 @@
+import { compilePattern, type PathPattern } from './robots-pattern.js';
+
 /**
  * robots.txt rules for one user agent: the group naming it, else the `*` group. The longest
  * matching Allow/Disallow prefix wins (RFC 9309), with `*` wildcards and a `$` end anchor.
@@ -8,23 +10,17 @@ export interface RobotsRules {
 
 interface Rule {
   allow: boolean;
-  pattern: RegExp;
-  length: number;
+  pattern: PathPattern;
 }
 
-const toRegExp = (path: string) =>
-  new RegExp(
-    `^${path
-      .replace(/[.+?^{}()|[\]\\]/g, '\\$&')
-      .replaceAll('*', '.*')
-      .replace(/\\\$$|\$$/, '$')}`,
-  );
+/** RFC 9309 asks crawlers to read at least 500 KiB; more than that is not read. */
+const MAX_ROBOTS_CHARS = 512_000;
 
 export function parseRobots(text: string, agent: string): RobotsRules {
   const groups = new Map<string, Rule[]>();
   let current: string[] = [];
   let lastWasAgent = false;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const raw of text.slice(0, MAX_ROBOTS_CHARS).split(/\r?\n/)) {
     const line = raw.replace(/#.*/, '').trim();
     const m = /^([A-Za-z-]+)\s*:\s*(.*)$/.exec(line);
     if (!m) continue;
@@ -39,8 +35,8 @@ export function parseRobots(text: string, agent: string): RobotsRules {
     }
     lastWasAgent = false;
     if ((key === 'allow' || key === 'disallow') && value !== '') {
-      for (const name of current)
-        groups.get(name)?.push({ allow: key === 'allow', pattern: toRegExp(value), length: value.length });
+      const pattern = compilePattern(value);
+      for (const name of current) groups.get(name)?.push({ allow: key === 'allow', pattern });
     }
   }
   const own = [...groups.entries()].find(([name]) => name !== '*' && agent.toLowerCase().includes(name))?.[1];
@@ -49,8 +45,9 @@ export function parseRobots(text: string, agent: string): RobotsRules {
     allowed(path: string): boolean {
       let best: Rule | undefined;
       for (const rule of rules) {
-        if (!rule.pattern.test(path)) continue;
-        if (!best || rule.length > best.length || (rule.length === best.length && rule.allow)) best = rule;
+        const { length } = rule.pattern;
+        if (best && (length < best.pattern.length || (length === best.pattern.length && !rule.allow))) continue;
+        if (rule.pattern.matches(path)) best = rule;
       }
       return best?.allow ?? true;
     },
