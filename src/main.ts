@@ -8,6 +8,7 @@ const env: CliEnv = {
   vars: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  ...(process.stderr.isTTY ? { status: (text: string) => process.stderr.write(text) } : {}),
 };
 
 runCli(process.argv.slice(2), env).then(

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
-import { importJsonl } from '../search/import-jsonl.js';
 import { createServices } from '../services/create-services.js';
 import { crawl, readDocument } from '../services/search/crawler.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
 import { type CommandHelp, commandHelp } from './help.js';
+import { importCommand } from './import-command.js';
 
 export const INDEX_HELP: CommandHelp = {
   command: 'index',
@@ -14,7 +14,7 @@ export const INDEX_HELP: CommandHelp = {
   usage: [
     'index add URL... [--collection C]',
     'index crawl URL [--max-pages N] [--depth D] [--collection C]',
-    'index import FILE.jsonl [--collection C]',
+    'index import FILE.jsonl [--collection C] [--restart]',
     'index remove URL... [--collection C]',
     'index stats',
   ],
@@ -23,6 +23,7 @@ export const INDEX_HELP: CommandHelp = {
     ['--max-pages N', 'crawl: pages to fetch at most'],
     ['--depth D', 'crawl: links to follow from the start page'],
     ['FILE.jsonl', 'one {url, title, content, published, site} object a line'],
+    ['--restart', 'import: start from the first line, not where an interrupted import of the file stopped'],
   ],
 };
 
@@ -33,6 +34,7 @@ export async function indexCommand(argv: string[], env: CliEnv): Promise<number>
     collection: { type: 'string' },
     'max-pages': { type: 'string' },
     depth: { type: 'string' },
+    restart: { type: 'boolean' },
   });
   const [action, ...args] = positionals;
   if (values['help']) {
@@ -87,12 +89,10 @@ export async function indexCommand(argv: string[], env: CliEnv): Promise<number>
       case 'import': {
         const [jsonl] = args;
         if (!jsonl) throw new UsageError('index import needs a JSONL file');
-        const result = await importJsonl(index, path.resolve(env.cwd, jsonl), collection ? { collection } : {}, (p) =>
-          env.out(`... ${p.lines} lines, ${p.imported} imported, ${p.failed} failed`),
-        );
-        for (const e of result.errors.slice(0, 20)) env.err(`line ${e.line}: ${e.message}`);
-        env.out(`imported ${result.imported} of ${result.lines} lines (${result.failed} failed)`);
-        return result.imported > 0 || result.lines === 0 ? 0 : 1;
+        return await importCommand(index, path.resolve(env.cwd, jsonl), config.data_dir, env, {
+          collection,
+          restart: values['restart'] === true,
+        });
       }
       case 'remove':
         if (args.length === 0) throw new UsageError('index remove needs at least one URL');
