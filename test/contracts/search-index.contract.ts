@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchDocument, SearchIndex } from '../../src/search/types.js';
+import { MIXED_CORPUS, MIXED_QUERIES } from './mixed-corpus.js';
 
 export interface SearchIndexFixture {
   index: SearchIndex;
@@ -108,6 +109,13 @@ export function runSearchIndexContract(label: string, setup: () => Promise<Searc
         'https://a.example/kayak',
         'https://a.example/trip',
       ]);
+    });
+
+    it('ranks the long page that answers a query above short off-topic pages that repeat its words', async () => {
+      await index.upsert(MIXED_CORPUS);
+      for (const [text, url] of MIXED_QUERIES) {
+        expect([text, urls(await index.query({ text, count: 5 }))[0]]).toEqual([text, url]);
+      }
     });
 
     it('stems English: "running" finds "runs"', async () => {

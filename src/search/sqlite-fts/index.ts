@@ -1,4 +1,7 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { DEFAULT_TITLE_WEIGHT, documentTokens, type RankingSettings } from '../ranking/impacts.js';
+import { DEFAULT_TOP_K, planQuery, type TopKOptions, topK } from '../ranking/top-k.js';
+import { queryStems } from '../text/analyze.js';
 import { prepareDocument } from '../text/document.js';
 import { checkCount, normaliseDomain, recencyCutoff } from '../text/filters.js';
 import { type HitRow, hitFromRow } from '../text/hit-row.js';
@@ -10,43 +13,52 @@ import {
   type SearchIndex,
   type SearchQuery,
 } from '../types.js';
-import { ftsMatch } from './match.js';
-import { migrate } from './schema.js';
+import { migrate, readMeta, writeMeta } from './schema.js';
+import { hostKey, SqliteTiers } from './tier-reader.js';
 
 export interface SqliteFtsOptions {
   /**
-   * BM25 weight of a title hit relative to a content hit. A title states what a page is about in a
-   * few words, so a hit there is stronger evidence than one in the body (BM25F's field weights).
+   * Weight of a title occurrence relative to one in the body. A title states what a page is about
+   * in a few words, so a hit there is stronger evidence than one in the body (BM25F's field weights).
    */
   titleWeight?: number;
+  /** Budget of the top-k search (ranking/top-k.ts); tests and benchmarks change it. */
+  topK?: TopKOptions;
 }
 
-export const DEFAULT_TITLE_WEIGHT = 2;
-/** Matches ranked before filtering; see the query statements. */
-const RANK_WINDOW = 200;
+export { DEFAULT_TITLE_WEIGHT };
 
-interface QueryParams {
-  titleWeight: number;
-  match: string;
-  collections: string;
-  domain: string | null;
-  cutoff: number | null;
-  count: number;
+/** What a query cost, for the benchmark: postings read and whether the top-k is proven exact. */
+export interface QueryStats {
+  hits: SearchHit[];
+  exact: boolean;
+  postings: number;
 }
 
-/** The embedded search index: SQLite FTS5, porter stemming, BM25 with a title weight. */
+interface StoredRow {
+  id: number;
+  tokens: string;
+}
+
+/**
+ * The embedded search index: SQLite, BM25F impacts in a tiered FTS5 index (ranking/), porter2
+ * stemming and CJK segmentation done in this process (text/analyze.ts).
+ */
 export class SqliteFtsIndex implements SearchIndex {
   readonly #db: Database;
   readonly #ownsDb: boolean;
-  readonly #titleWeight: number;
-  readonly #find: Statement<[string, string], { id: number }>;
+  readonly #settings: RankingSettings;
+  readonly #topK: TopKOptions;
+  readonly #tiers: SqliteTiers;
+  readonly #find: Statement<[string, string], StoredRow>;
   readonly #insert: Statement<unknown[]>;
   readonly #update: Statement<unknown[]>;
-  readonly #insertFts: Statement<[number, string, string]>;
-  readonly #deleteFts: Statement<[number]>;
+  readonly #insertTiers: Statement<[number, string]>;
+  readonly #deleteTiers: Statement<[number]>;
   readonly #deleteDoc: Statement<[number]>;
-  readonly #queryWindow: Statement<[QueryParams & { window: number }], HitRow>;
-  readonly #queryAll: Statement<[QueryParams], HitRow>;
+  readonly #bumpToken: Statement<[string, number]>;
+  readonly #bumpCollection: Statement<[string, number]>;
+  readonly #hitRows: Statement<[string], HitRow & { id: number }>;
 
   /** `source`: a database file path (opened and owned) or an open database (shared, left open). */
   constructor(source: string | Database, options: SqliteFtsOptions = {}) {
@@ -56,109 +68,190 @@ export class SqliteFtsIndex implements SearchIndex {
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = NORMAL');
     }
-    this.#titleWeight = options.titleWeight ?? DEFAULT_TITLE_WEIGHT;
-    migrate(this.#db);
+    this.#settings = { titleWeight: options.titleWeight ?? DEFAULT_TITLE_WEIGHT };
+    this.#topK = options.topK ?? DEFAULT_TOP_K;
+    const waiting = migrate(this.#db);
     const db = this.#db;
-    this.#find = db.prepare('SELECT id FROM search_documents WHERE collection = ? AND url = ?');
+    this.#find = db.prepare('SELECT id, tokens FROM search_documents WHERE collection = ? AND url = ?');
     this.#insert = db.prepare(
-      `INSERT INTO search_documents (collection, url, title, content, site, host, published, published_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO search_documents
+         (id, collection, host, host_key, published_ms, tokens, url, site, published, title, content)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#update = db.prepare(
-      `UPDATE search_documents SET title = ?, content = ?, site = ?, host = ?, published = ?, published_ms = ?
-       WHERE id = ?`,
+      `UPDATE search_documents SET host = ?, host_key = ?, published_ms = ?, tokens = ?, site = ?, published = ?,
+         title = ?, content = ? WHERE id = ?`,
     );
-    this.#insertFts = db.prepare('INSERT INTO search_fts (rowid, title, content) VALUES (?, ?, ?)');
-    this.#deleteFts = db.prepare('DELETE FROM search_fts WHERE rowid = ?');
+    this.#insertTiers = db.prepare('INSERT INTO search_tiers (rowid, tokens) VALUES (?, ?)');
+    this.#deleteTiers = db.prepare('DELETE FROM search_tiers WHERE rowid = ?');
     this.#deleteDoc = db.prepare('DELETE FROM search_documents WHERE id = ?');
-    // Ranking reads only the FTS index; joining every matching row to its document first costs
-    // ~4x more at 100k pages. So the best `window` matches are ranked alone, then filtered; when
-    // fewer than `count` pass and the window was full, the query runs again over all matches
-    // (`LIMIT -1`, no limit). Either way the answer is the exact top `count` that pass the filters.
-    const sql = (window: string) =>
-      `SELECT d.url, d.title, d.content, d.site, d.host, d.published, f.score
-       FROM (SELECT rowid AS id, -bm25(search_fts, @titleWeight, 1.0) AS score
-             FROM search_fts WHERE search_fts MATCH @match ORDER BY score DESC LIMIT ${window}) f
-       JOIN search_documents d ON d.id = f.id
-       WHERE d.collection IN (SELECT value FROM json_each(@collections))
-         AND (@domain IS NULL OR d.host = @domain OR substr(d.host, -length(@domain) - 1) = '.' || @domain)
-         AND (@cutoff IS NULL OR d.published_ms >= @cutoff)
-       ORDER BY f.score DESC
-       LIMIT @count`;
-    this.#queryWindow = db.prepare(sql('@window'));
-    this.#queryAll = db.prepare(sql('-1'));
+    this.#bumpToken = db.prepare(
+      `INSERT INTO search_token_counts (token, postings) VALUES (?, ?)
+       ON CONFLICT (token) DO UPDATE SET postings = postings + excluded.postings`,
+    );
+    this.#bumpCollection = db.prepare(
+      `INSERT INTO search_collections (collection, documents) VALUES (?, ?)
+       ON CONFLICT (collection) DO UPDATE SET documents = documents + excluded.documents`,
+    );
+    this.#hitRows = db.prepare(
+      `SELECT id, url, title, content, site, host, published FROM search_documents
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    );
+    this.#tiers = new SqliteTiers(db);
+    if (waiting || readMeta(db, 'ranking') !== JSON.stringify(this.#settings)) this.#rebuild(waiting);
   }
 
   async upsert(docs: SearchDocument[]): Promise<void> {
     const prepared = docs.map(prepareDocument); // validate all before writing any
+    const rows = prepared.map((d) => ({ d, tokens: documentTokens(d.title, d.content, this.#settings).tokens }));
     const write = this.#db.transaction(() => {
-      for (const d of prepared) {
+      const counts = new Map<string, number>();
+      const collections = new Map<string, number>();
+      for (const { d, tokens } of rows) {
+        const text = tokens.join(' ');
         const existing = this.#find.get(d.collection, d.url);
         let id: number;
         if (existing) {
           id = existing.id;
-          this.#update.run(d.title, d.content, d.site, d.host, d.published, d.publishedMs, id);
-          this.#deleteFts.run(id);
+          bump(counts, existing.tokens.split(' '), -1);
+          this.#update.run(d.host, hostKey(d.host), d.publishedMs, text, d.site, d.published, d.title, d.content, id);
+          this.#deleteTiers.run(id);
         } else {
           const info = this.#insert.run(
+            null,
             d.collection,
+            d.host,
+            hostKey(d.host),
+            d.publishedMs,
+            text,
             d.url,
+            d.site,
+            d.published,
             d.title,
             d.content,
-            d.site,
-            d.host,
-            d.published,
-            d.publishedMs,
           );
           id = Number(info.lastInsertRowid);
+          bump(collections, [d.collection], 1);
         }
-        this.#insertFts.run(id, d.indexTitle, d.indexContent);
+        this.#insertTiers.run(id, text);
+        bump(counts, tokens, 1);
       }
+      this.#applyCounts(counts, collections);
     });
     write.immediate();
   }
 
   async remove(urls: string[], collection = DEFAULT_COLLECTION): Promise<void> {
     const write = this.#db.transaction(() => {
+      const counts = new Map<string, number>();
+      let removed = 0;
       for (const url of urls) {
         const existing = this.#find.get(collection, url);
         if (!existing) continue;
-        this.#deleteFts.run(existing.id);
+        bump(counts, existing.tokens.split(' '), -1);
+        this.#deleteTiers.run(existing.id);
         this.#deleteDoc.run(existing.id);
+        removed++;
       }
+      this.#applyCounts(counts, new Map([[collection, -removed]]));
     });
     write.immediate();
   }
 
   async query(q: SearchQuery): Promise<SearchHit[]> {
-    const terms = queryTerms(q.text);
-    if (terms.length === 0) return [];
+    return (await this.queryWithStats(q)).hits;
+  }
+
+  /** query(), with what it cost (the benchmark reports it). */
+  async queryWithStats(q: SearchQuery): Promise<QueryStats> {
+    const count = checkCount(q.count);
     const domain = normaliseDomain(q.domain) ?? null;
     const cutoff = recencyCutoff(q.recency, q.now) ?? null;
-    const collections = JSON.stringify(q.collections ?? [DEFAULT_COLLECTION]);
-    const params: QueryParams = {
-      titleWeight: this.#titleWeight,
-      match: ftsMatch(terms),
-      collections,
-      domain,
-      cutoff,
-      count: checkCount(q.count),
-    };
-    const window = Math.max(RANK_WINDOW, params.count * 4);
-    let rows = this.#queryWindow.all({ ...params, window });
-    // Short answer: either few documents match at all (the full query is then cheap too) or the
-    // filters dropped part of the window.
-    if (rows.length < params.count) rows = this.#queryAll.all(params);
-    return rows.map((r) => hitFromRow(r, terms));
+    const terms = queryTerms(q.text);
+    const stems = queryStems(q.text);
+    const none = { hits: [], exact: true, postings: 0 };
+    if (stems.length === 0) return none;
+    const collections = this.#tiers.collections();
+    const documents = [...collections.values()].reduce((a, b) => a + b, 0);
+    const plan = planQuery(stems, this.#tiers.counts(stems), documents);
+    if (plan.segments.length === 0) return none;
+    const filter = { collections: q.collections ?? [DEFAULT_COLLECTION], domain, cutoff };
+    const { hits, exact, postings } = await topK(plan, this.#tiers.reader(filter, collections), count, this.#topK);
+    const rows = new Map(this.#hitRows.all(JSON.stringify(hits.map((h) => h.id))).map((r) => [r.id, r]));
+    return { hits: hits.map((h) => hitFromRow({ ...rows.get(h.id)!, score: h.score }, terms)), exact, postings };
   }
 
   async stats(): Promise<{ collection: string; documents: number }[]> {
-    return this.#db
-      .prepare('SELECT collection, count(*) AS documents FROM search_documents GROUP BY collection ORDER BY collection')
-      .all() as { collection: string; documents: number }[];
+    return [...this.#tiers.collections().entries()]
+      .map(([collection, documents]) => ({ collection, documents }))
+      .sort((a, b) => (a.collection < b.collection ? -1 : 1));
   }
 
   async close(): Promise<void> {
     if (this.#ownsDb && this.#db.open) this.#db.close();
   }
+
+  #applyCounts(counts: Map<string, number>, collections: Map<string, number>): void {
+    // Sorted: B-tree inserts in key order touch each page once.
+    for (const [token, delta] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (delta !== 0) this.#bumpToken.run(token, delta);
+    }
+    for (const [collection, delta] of collections) if (delta !== 0) this.#bumpCollection.run(collection, delta);
+  }
+
+  /**
+   * Computes every document's tokens again: after the upgrade from version 1 (its rows wait in
+   * search_documents_v1) or when the ranking settings changed. Minutes for a million documents.
+   */
+  #rebuild(fromV1: boolean): void {
+    const db = this.#db;
+    const page = db.prepare(
+      `SELECT id, collection, host, published_ms, url, site, published, title, content
+       FROM ${fromV1 ? 'search_documents_v1' : 'search_documents'} WHERE id > ? ORDER BY id LIMIT 1000`,
+    );
+    const setTokens = db.prepare('UPDATE search_documents SET tokens = ? WHERE id = ?');
+    const run = db.transaction(() => {
+      db.exec(`INSERT INTO search_tiers (search_tiers) VALUES ('delete-all');
+               DELETE FROM search_token_counts; DELETE FROM search_collections`);
+      for (let last = 0; ; ) {
+        const batch = page.all(last) as (HitRow & { id: number; collection: string; published_ms: number | null })[];
+        if (batch.length === 0) break;
+        const counts = new Map<string, number>();
+        const collections = new Map<string, number>();
+        for (const r of batch) {
+          const { tokens } = documentTokens(r.title, r.content, this.#settings);
+          const text = tokens.join(' ');
+          if (!fromV1) setTokens.run(text, r.id);
+          else {
+            const { id, collection, host, published_ms, url, site, published, title, content } = r;
+            this.#insert.run(
+              id,
+              collection,
+              host,
+              hostKey(host),
+              published_ms,
+              text,
+              url,
+              site,
+              published,
+              title,
+              content,
+            );
+          }
+          this.#insertTiers.run(r.id, text);
+          bump(counts, tokens, 1);
+          bump(collections, [r.collection], 1);
+        }
+        this.#applyCounts(counts, collections);
+        last = batch.at(-1)!.id;
+      }
+      if (fromV1) db.exec('DROP TABLE search_documents_v1');
+      writeMeta(db, 'ranking', JSON.stringify(this.#settings));
+    });
+    run.immediate();
+  }
+}
+
+function bump(map: Map<string, number>, keys: Iterable<string>, delta: number): void {
+  for (const k of keys) if (k !== '') map.set(k, (map.get(k) ?? 0) + delta);
 }

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 /** Bump with a new step in MIGRATIONS; applied steps are recorded in `search_meta`. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 // The index may share the store's database file, so everything is prefixed `search_` and the
 // version lives in its own table rather than in `PRAGMA user_version`, which the store owns.
@@ -31,22 +31,66 @@ const MIGRATIONS: Record<number, string> = {
       tokenize = 'porter unicode61 remove_diacritics 2'
     );
   `,
+  // The tiered index (ranking/impacts.ts): FTS5 keeps only which documents hold each tiered token
+  // (detail=none: no positions, no columns), the tokens are made in this process, and the
+  // document row keeps its own tokens (the forward index that completes candidates' scores).
+  // Version 1's rows are moved over by rebuild() (index.ts), which computes their tokens.
+  2: `
+    ALTER TABLE search_documents RENAME TO search_documents_v1;
+    DROP INDEX IF EXISTS search_documents_host;
+    DROP TABLE IF EXISTS search_fts;
+    -- Filter columns and tokens first, content last: SQLite reads a row's columns in order, so
+    -- completing a candidate never walks into long content (overflow pages).
+    CREATE TABLE search_documents (
+      id INTEGER PRIMARY KEY,
+      collection TEXT NOT NULL,
+      host TEXT NOT NULL,
+      -- The host reversed ('com.example.www'): a domain and its subdomains are one index range.
+      host_key TEXT NOT NULL,
+      published_ms INTEGER,
+      tokens TEXT NOT NULL,
+      url TEXT NOT NULL,
+      site TEXT,
+      published TEXT,
+      title TEXT NOT NULL,
+      content TEXT NOT NULL,
+      UNIQUE (collection, url)
+    );
+    CREATE INDEX search_documents_host ON search_documents (host_key);
+    CREATE INDEX search_documents_published ON search_documents (published_ms);
+    CREATE VIRTUAL TABLE search_tiers USING fts5 (
+      tokens, content = '', contentless_delete = 1, detail = none,
+      tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
+    );
+    -- Postings per tiered token: a stem's document frequency is the sum over its levels.
+    CREATE TABLE search_token_counts (token TEXT PRIMARY KEY, postings INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE search_collections (collection TEXT PRIMARY KEY, documents INTEGER NOT NULL) WITHOUT ROWID;
+  `,
 };
 
-export function migrate(db: Database): void {
+/** Applies the missing steps; true when version 1's documents wait in search_documents_v1. */
+export function migrate(db: Database): boolean {
   db.exec('CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-  const row = db.prepare("SELECT value FROM search_meta WHERE key = 'schema_version'").get() as
-    | { value: string }
-    | undefined;
-  const current = row ? Number(row.value) : 0;
+  const current = Number(readMeta(db, 'schema_version') ?? 0);
   if (current > SCHEMA_VERSION) {
     throw new Error(`search index schema version ${current} is newer than this build (${SCHEMA_VERSION})`);
   }
   const apply = db.transaction(() => {
     for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
       db.exec(MIGRATIONS[v]!);
-      db.prepare("INSERT OR REPLACE INTO search_meta (key, value) VALUES ('schema_version', ?)").run(String(v));
+      writeMeta(db, 'schema_version', String(v));
     }
   });
   apply.immediate();
+  const waiting = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_documents_v1'").get();
+  return waiting !== undefined;
+}
+
+export function readMeta(db: Database, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM search_meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function writeMeta(db: Database, key: string, value: string): void {
+  db.prepare('INSERT OR REPLACE INTO search_meta (key, value) VALUES (?, ?)').run(key, value);
 }

@@ -1,0 +1,146 @@
+import { idf, levelValue, stemTokens, tokenLevel } from './impacts.js';
+
+/**
+ * Top-k over the tiered index, score-at-a-time (Anh & Moffat's impact ordering): every (stem,
+ * level) token is a segment whose documents all gain idf(stem)·value(level). Segments are read
+ * from the heaviest down until a budget of postings is spent, so a common word's long, light
+ * segments are mostly never read (the cut-off for very common terms). The best partial scores are
+ * then completed exactly from each candidate's own tokens, filtered, and the answer is final once
+ * the k-th completed score reaches what any other document could still reach (the score bound);
+ * otherwise the budget grows and the search goes on, up to reading everything.
+ */
+
+export interface Segment {
+  token: string;
+  /** Index of the stem in the query. */
+  term: number;
+  level: number;
+  postings: number;
+  weight: number;
+}
+
+export interface QueryPlan {
+  stems: string[];
+  /** Heaviest first. */
+  segments: Segment[];
+}
+
+/** Segments of the query's stems, from the postings count of every tiered token (the index's statistics). */
+export function planQuery(stems: string[], counts: ReadonlyMap<string, number>, documents: number): QueryPlan {
+  const segments: Segment[] = [];
+  stems.forEach((stem, term) => {
+    const tokens = stemTokens(stem);
+    const df = tokens.reduce((sum, t) => sum + (counts.get(t) ?? 0), 0);
+    if (df === 0) return;
+    const w = idf(documents, df);
+    for (const token of tokens) {
+      const postings = counts.get(token) ?? 0;
+      const level = tokenLevel(token);
+      if (postings > 0) segments.push({ token, term, level, postings, weight: w * levelValue(level) });
+    }
+  });
+  segments.sort((a, b) => b.weight - a.weight || a.postings - b.postings);
+  return { stems, segments };
+}
+
+/** What a document not yet seen in `segments[from..]` may still gain: the best level left of each stem. */
+export function remainingBound(plan: QueryPlan, from: number): number {
+  const best = new Map<number, number>();
+  for (let i = from; i < plan.segments.length; i++) {
+    const s = plan.segments[i]!;
+    if (!best.has(s.term)) best.set(s.term, s.weight);
+  }
+  let sum = 0;
+  for (const w of best.values()) sum += w;
+  return sum;
+}
+
+/** A candidate's exact score from its tiered tokens (only those of the query's stems matter). */
+export function fullScore(tokens: Iterable<string>, weights: ReadonlyMap<string, number>): number {
+  let score = 0;
+  for (const token of tokens) score += weights.get(token) ?? 0;
+  return score;
+}
+
+/** Weight of every token of the plan, for fullScore. */
+export function tokenWeights(plan: QueryPlan): Map<string, number> {
+  return new Map(plan.segments.map((s) => [s.token, s.weight]));
+}
+
+export interface Candidate {
+  id: number;
+  /** The document's tiered tokens, at least those of the query's stems. */
+  tokens: Iterable<string>;
+  /** False when the query's filters exclude it. */
+  passes: boolean;
+}
+
+/** How a backend reads the tiered index. */
+export interface TierReader {
+  /** The `limit` best documents by their sum over `segments`, best first, with those sums. */
+  partialTop(segments: Segment[], limit: number): Promise<{ id: number; score: number }[]>;
+  /** The candidates' tokens and whether they pass the query's filters, in any order. */
+  candidates(ids: number[]): Promise<Candidate[]>;
+}
+
+export interface TopKOptions {
+  /** Postings read before the first completion. */
+  budget: number;
+  /** Best partial scores completed per round. */
+  candidates: number;
+}
+
+export const DEFAULT_TOP_K: TopKOptions = { budget: 40_000, candidates: 400 };
+
+export interface Ranked {
+  id: number;
+  score: number;
+}
+
+/** The `count` best documents that pass the filters; `exact` when the score bound proved it. */
+export async function topK(
+  plan: QueryPlan,
+  reader: TierReader,
+  count: number,
+  options: TopKOptions = DEFAULT_TOP_K,
+): Promise<{ hits: Ranked[]; exact: boolean; postings: number }> {
+  const weights = tokenWeights(plan);
+  let budget = options.budget;
+  let limit = Math.max(options.candidates, count * 8);
+  for (;;) {
+    // The heaviest segments within the budget, and always at least one.
+    let used = 0;
+    let postings = 0;
+    while (used < plan.segments.length && (used === 0 || postings + plan.segments[used]!.postings <= budget)) {
+      postings += plan.segments[used]!.postings;
+      used++;
+    }
+    const everything = used === plan.segments.length;
+    const rest = remainingBound(plan, used);
+    const partial = await reader.partialTop(plan.segments.slice(0, used), limit);
+    const hits: Ranked[] = [];
+    const chunk = Math.max(64, count * 4);
+    let settled = false;
+    for (let from = 0; from < partial.length && !settled; from += chunk) {
+      const slice = partial.slice(from, from + chunk);
+      for (const c of await reader.candidates(slice.map((p) => p.id))) {
+        if (c.passes) hits.push({ id: c.id, score: fullScore(c.tokens, weights) });
+      }
+      hits.sort((a, b) => b.score - a.score || a.id - b.id);
+      hits.length = Math.min(hits.length, count);
+      // Documents past the limit score no more than the last one returned.
+      const next = partial[from + chunk] ?? (partial.length === limit ? partial.at(-1) : undefined);
+      // Nothing below `next` can reach the k-th hit, whatever the unread segments add.
+      settled = hits.length === count && (next === undefined || next.score + rest <= hits[count - 1]!.score);
+    }
+    // A full answer is final: exact when the bound proved it (or everything was read), else the
+    // best of the candidates the budget reached (the cut-off).
+    if (hits.length === count) {
+      return { hits, exact: everything || (settled && hits[count - 1]!.score >= rest), postings };
+    }
+    // Fewer than `count` hits: the filters dropped candidates, or too few documents were reached.
+    if (partial.length === limit) limit *= 4;
+    else if (everything) return { hits, exact: true, postings };
+    else budget *= 4;
+  }
+}
