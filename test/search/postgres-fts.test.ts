@@ -60,7 +60,43 @@ describe('postgres-fts schema', () => {
       await a.upsert([{ url: 'https://x.example/', title: 'Hello', content: 'World\u0000!' }]);
       expect(await b.stats()).toEqual([{ collection: 'web', documents: 1 }]);
       const res = await pool.query("SELECT value FROM search_meta WHERE key = 'schema_version'");
-      expect(res.rows).toEqual([{ value: '1' }]);
+      expect(res.rows).toEqual([{ value: '2' }]);
+    } finally {
+      await drop();
+    }
+  });
+});
+
+describe('postgres-fts upgrade', () => {
+  it('moves a version 1 index over, documents and ids kept', async () => {
+    const { pool, drop } = await freshSchemaPool();
+    try {
+      await pool.query(`
+        CREATE TABLE search_meta (key text PRIMARY KEY, value text NOT NULL);
+        INSERT INTO search_meta VALUES ('schema_version', '1');
+        CREATE TABLE search_documents (
+          id bigserial PRIMARY KEY, collection text NOT NULL, url text NOT NULL, title text NOT NULL,
+          content text NOT NULL, site text, host text NOT NULL, published text, published_ms bigint,
+          tsv tsvector NOT NULL, UNIQUE (collection, url));
+        CREATE INDEX search_documents_tsv ON search_documents USING gin (tsv);
+        CREATE INDEX search_documents_host ON search_documents (collection, host);
+        INSERT INTO search_documents (id, collection, url, title, content, site, host, published, published_ms, tsv)
+        VALUES (7, 'web', 'https://a.example/x', 'Tidal turbines', 'Turbines on the seabed feed power ashore.',
+                'A', 'a.example', '2023-11-14T22:13:20.000Z', 1700000000000, to_tsvector('english', 'tidal')),
+               (9, 'kb', 'https://b.example/y', 'Sourdough', 'Feed the starter.', NULL, 'b.example', NULL, NULL,
+                to_tsvector('english', 'sourdough'));
+        SELECT setval('search_documents_id_seq', 9);
+      `);
+      const index = await PostgresFtsIndex.create(pool);
+      expect(await index.stats()).toEqual([
+        { collection: 'kb', documents: 1 },
+        { collection: 'web', documents: 1 },
+      ]);
+      const [hit] = await index.query({ text: 'turbine power', count: 5 });
+      expect(hit).toMatchObject({ url: 'https://a.example/x', site: 'A', published: '2023-11-14T22:13:20.000Z' });
+      expect(await index.query({ text: 'starter', count: 5, collections: ['kb'] })).toHaveLength(1);
+      await index.upsert([{ url: 'https://a.example/z', title: 'Turbine blades', content: 'Blades.' }]);
+      expect(await index.query({ text: 'turbine', count: 5 })).toHaveLength(2);
     } finally {
       await drop();
     }

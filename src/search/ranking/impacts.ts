@@ -71,3 +71,8 @@ export const tokenStem = (token: string) => token.slice(1);
 /** The tokens of a stem at every level, highest first. */
 export const stemTokens = (stem: string) =>
   Array.from({ length: LEVELS }, (_, i) => LEVEL_CHARS[LEVELS - 1 - i]! + stem);
+
+/** Adds `delta` to the count of each key: token and collection counts gathered over a write. */
+export function bump(counts: Map<string, number>, keys: Iterable<string>, delta: number): void {
+  for (const k of keys) if (k !== '') counts.set(k, (counts.get(k) ?? 0) + delta);
+}

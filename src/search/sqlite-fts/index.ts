@@ -1,9 +1,9 @@
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import { DEFAULT_TITLE_WEIGHT, documentTokens, type RankingSettings } from '../ranking/impacts.js';
+import { bump, DEFAULT_TITLE_WEIGHT, documentTokens, type RankingSettings } from '../ranking/impacts.js';
 import { DEFAULT_TOP_K, planQuery, type TopKOptions, topK } from '../ranking/top-k.js';
 import { queryStems } from '../text/analyze.js';
 import { prepareDocument } from '../text/document.js';
-import { checkCount, normaliseDomain, recencyCutoff } from '../text/filters.js';
+import { checkCount, hostKey, normaliseDomain, recencyCutoff } from '../text/filters.js';
 import { type HitRow, hitFromRow } from '../text/hit-row.js';
 import { queryTerms } from '../text/query-terms.js';
 import {
@@ -14,7 +14,7 @@ import {
   type SearchQuery,
 } from '../types.js';
 import { migrate, readMeta, writeMeta } from './schema.js';
-import { hostKey, SqliteTiers } from './tier-reader.js';
+import { SqliteTiers } from './tier-reader.js';
 
 export interface SqliteFtsOptions {
   /**
@@ -250,8 +250,4 @@ export class SqliteFtsIndex implements SearchIndex {
     });
     run.immediate();
   }
-}
-
-function bump(map: Map<string, number>, keys: Iterable<string>, delta: number): void {
-  for (const k of keys) if (k !== '') map.set(k, (map.get(k) ?? 0) + delta);
 }

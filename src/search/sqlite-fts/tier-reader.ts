@@ -1,24 +1,15 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
+import { passesFilter, type QueryFilter } from '../ranking/query-filter.js';
 import type { Candidate, TierReader } from '../ranking/top-k.js';
-import { hostInDomain } from '../text/filters.js';
-
-export interface QueryFilter {
-  collections: string[];
-  domain: string | null;
-  /** Earliest publish time (ms) that passes, or null. */
-  cutoff: number | null;
-}
+import { hostInDomain, hostKey } from '../text/filters.js';
 
 /**
  * A filter that passes at most this many documents is applied while scores are added up (only its
  * documents are scored); a broader one is checked on the candidates, most of which pass it anyway.
  */
 const RESTRICT_MAX = 20_000;
-
-/** The host's labels reversed (`www.example.com` → `com.example.www`): a domain and its subdomains sort together. */
-export const hostKey = (host: string) => host.split('.').reverse().join('.');
 
 /** Reads the SQLite tiered index for ranking/top-k.ts. */
 export class SqliteTiers {
@@ -53,9 +44,7 @@ export class SqliteTiers {
   reader(filter: QueryFilter, collections: Map<string, number>): TierReader {
     const allowed = this.#restriction(filter, collections);
     const passes = (r: CandidateRow) =>
-      filter.collections.includes(r.collection) &&
-      (filter.domain === null || hostInDomain(r.host, filter.domain)) &&
-      (filter.cutoff === null || (r.published_ms !== null && r.published_ms >= filter.cutoff));
+      passesFilter(filter, { collection: r.collection, host: r.host, publishedMs: r.published_ms });
     return {
       partialTop: async (segments, limit) => {
         // Synchronous from the first posting to top(): no other query can touch the accumulator.

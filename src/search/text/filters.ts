@@ -40,6 +40,9 @@ export function normaliseDomain(domain: string | undefined): string | undefined 
   return d;
 }
 
+/** The host's labels reversed (`www.example.com` → `com.example.www`): a domain and its subdomains sort together. */
+export const hostKey = (host: string) => host.split('.').reverse().join('.');
+
 /** True when `host` is `domain` or one of its subdomains. */
 export function hostInDomain(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
