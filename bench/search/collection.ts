@@ -45,7 +45,7 @@ export function score(ranked: string[], judged: Map<string, number>, k = 10): { 
   return { ndcg: idcg > 0 ? dcg / idcg : 0, recall: relevant > 0 ? found / relevant : 0 };
 }
 
-/** Seeded PRNG (mulberry32): the synthetic 100k corpus is the same on every run. */
+/** Seeded PRNG (mulberry32): the synthetic corpora are the same on every run. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -55,29 +55,4 @@ export function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/**
- * The 100k corpus: the judged corpus plus copies of it in which each word is, with probability
- * 0.3, replaced by a word drawn from the corpus's own token stream (so the replacement follows the
- * corpus's term frequencies). Copies keep the length and vocabulary of real pages, posting lists
- * grow as they would, and no copy is an exact duplicate of the page a query is after.
- */
-export function synthesise(docs: BenchDoc[], total: number, seed = 42): { url: string; doc: BenchDoc }[] {
-  const random = rng(seed);
-  const stream = docs.flatMap((d) => d.content.split(' ')).filter((w) => w !== '');
-  const pick = () => stream[Math.floor(random() * stream.length)]!;
-  const vary = (text: string) =>
-    text
-      .split(' ')
-      .map((w) => (random() < 0.3 ? pick() : w))
-      .join(' ');
-  const out: { url: string; doc: BenchDoc }[] = docs.map((doc) => ({ url: docUrl(doc.id), doc }));
-  for (let copy = 1; out.length < total; copy++) {
-    for (const doc of docs) {
-      if (out.length >= total) break;
-      out.push({ url: docUrl(doc.id, copy), doc: { id: doc.id, title: vary(doc.title), content: vary(doc.content) } });
-    }
-  }
-  return out;
 }

@@ -1,146 +1,113 @@
 /**
- * Search benchmark: ranking quality on the judged man-page collection (data/README.md), then
- * indexing speed and query latency at 100k documents, for the SQLite FTS5 index and, in the same
- * run over the same data, MiniSearch as the baseline. `npx tsx bench/search/run.ts` prints the table.
+ * `npm run bench -- search`: ranking quality with and without 63,666 short off-topic documents
+ * (quality.ts) and latency, build rate and size at 10k, 100k and 1M documents (scale.ts), on the
+ * tiered index (SQLite and PostgreSQL) against today's version 1 ranking measured in the same run.
+ * Sizes: BENCH_SEARCH_SIZES (default 10000,100000,1000000); queries per figure:
+ * BENCH_SEARCH_QUERIES (default 200). The indexes are cached (scale-indexes.ts); the markdown table
+ * of docs/benchmarks.md is written to .bench-out/search.md.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import MiniSearch from 'minisearch';
-import { SqliteFtsIndex } from '../../src/search/sqlite-fts/index.js';
-import type { BenchRow } from '../types.js';
-import { type BenchDoc, type BenchQuery, docUrl, loadCollection, score, synthesise } from './collection.js';
+import { type BenchRow, benchRow } from '../types.js';
+import { measureQuality, type Quality } from './quality.js';
+import { FILTERS, measureScale, type ScaleResult } from './scale.js';
+import { dropPgSchemas } from './scale-indexes.js';
 
 export type { BenchRow };
 
-const SCALE = 100_000;
-const BATCH = 1000;
-/** Queries run at 100k docs (MiniSearch takes ~0.7 s a query there; the whole set would take minutes). */
-const SCALE_QUERIES = 200;
+const kilo = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
 
-interface Engine {
-  add(items: { url: string; doc: BenchDoc }[]): Promise<void>;
-  search(text: string): Promise<string[]>; // urls, best first, at most 10
-  close(): Promise<void>;
-}
-
-function sqliteEngine(): Engine {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-search-'));
-  const index = new SqliteFtsIndex(join(dir, 'index.db'));
-  return {
-    async add(items) {
-      for (let i = 0; i < items.length; i += BATCH) {
-        await index.upsert(
-          items.slice(i, i + BATCH).map(({ url, doc }) => ({ url, title: doc.title, content: doc.content })),
-        );
-      }
-    },
-    search: async (text) => (await index.query({ text, count: 10 })).map((h) => h.url),
-    async close() {
-      await index.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function miniSearchEngine(): Engine {
-  // Same fields and the same title weight as ours; MiniSearch's own BM25+ and tokenizer, no stemming.
-  const ms = new MiniSearch<{ id: string; title: string; content: string }>({ fields: ['title', 'content'] });
-  return {
-    async add(items) {
-      ms.addAll(items.map(({ url, doc }) => ({ id: url, title: doc.title, content: doc.content })));
-    },
-    search: async (text) =>
-      ms
-        .search(text, { boost: { title: 2 } })
-        .slice(0, 10)
-        .map((r) => String(r.id)),
-    close: async () => undefined,
-  };
-}
-
-/** Judged page id of a result url; synthetic copies (`?copy=N`) are never relevant. */
-const judgedId = (url: string) => {
-  const u = new URL(url);
-  return decodeURI(u.pathname.slice(1)) + (u.searchParams.has('copy') ? `#${u.searchParams.get('copy')}` : '');
-};
-
-/** nDCG@10, recall@10 and per-query latency over the queries, in one pass. */
-async function evaluate(engine: Engine, queries: BenchQuery[], qrels: Map<string, Map<string, number>>) {
-  for (const q of queries.slice(0, 10)) await engine.search(q.text); // warm caches
-  let ndcg = 0;
-  let recall = 0;
-  const times: number[] = [];
-  for (const q of queries) {
-    const t = performance.now();
-    const urls = await engine.search(q.text);
-    times.push(performance.now() - t);
-    const s = score(urls.map(judgedId), qrels.get(q.id) ?? new Map());
-    ndcg += s.ndcg;
-    recall += s.recall;
-  }
-  times.sort((a, b) => a - b);
-  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
-  return { ndcg: ndcg / queries.length, recall: recall / queries.length, p50: at(0.5), p99: at(0.99) };
-}
-
-async function measure(make: () => Engine) {
-  const { docs, queries, qrels } = loadCollection();
-  const small = make();
-  await small.add(docs.map((doc) => ({ url: docUrl(doc.id), doc })));
-  const q = await evaluate(small, queries, qrels);
-  await small.close();
-  const big = make();
-  const items = synthesise(docs, SCALE);
-  const t = performance.now();
-  await big.add(items);
-  const docsPerSecond = items.length / ((performance.now() - t) / 1000);
-  const atScale = await evaluate(big, queries.slice(0, SCALE_QUERIES), qrels);
-  await big.close();
-  return { ndcg: q.ndcg, recall: q.recall, atScale, docsPerSecond, docs: docs.length, queries: queries.length };
-}
-
-const row = (name: string, value: number, unit: string, baseline: number): BenchRow => ({
-  name,
-  value,
-  unit,
-  baseline,
-  ratio: baseline === 0 ? Number.NaN : value / baseline,
-});
-
-export async function run(): Promise<BenchRow[]> {
-  const ours = await measure(sqliteEngine);
-  const base = await measure(miniSearchEngine);
-  const judged = `man-page known-item, ${ours.docs} docs, ${ours.queries} queries`;
+function qualityRows(name: string, ours: Quality, today: Quality): BenchRow[] {
   return [
-    row(`search nDCG@10 (${judged})`, ours.ndcg, '', base.ndcg),
-    row(`search recall@10 (${judged})`, ours.recall, '', base.recall),
-    row(
-      `search nDCG@10 among ${SCALE / 1000}k docs (synthetic distractors, ${SCALE_QUERIES} queries)`,
-      ours.atScale.ndcg,
+    benchRow(`search nDCG@10 ${name}, man pages alone (baseline: today's ranking)`, ours.topical, '', today.topical, 4),
+    benchRow(`search nDCG@10 ${name}, with 63,666 short distractors`, ours.mixed, '', today.mixed, 4),
+    benchRow(
+      `search nDCG@10 ${name}, fall with the distractors (target ≤ 0.02)`,
+      ours.topical - ours.mixed,
       '',
-      base.atScale.ndcg,
-    ),
-    row(`search indexing at ${SCALE / 1000}k docs`, ours.docsPerSecond, 'docs/s', base.docsPerSecond),
-    row(
-      `search query latency p50 at ${SCALE / 1000}k docs (lower is better)`,
-      ours.atScale.p50,
-      'ms',
-      base.atScale.p50,
-    ),
-    row(
-      `search query latency p99 at ${SCALE / 1000}k docs (lower is better)`,
-      ours.atScale.p99,
-      'ms',
-      base.atScale.p99,
+      today.topical - today.mixed,
+      4,
     ),
   ];
 }
 
+function scaleRows(results: ScaleResult[]): BenchRow[] {
+  const today = results.find((r) => r.backend === 'today')!;
+  const rows: BenchRow[] = [];
+  for (const r of results.filter((x) => x.backend !== 'today')) {
+    const at = `${r.backend} ${kilo(r.size)}`;
+    for (const filter of FILTERS) {
+      const l = r.latency[filter]!;
+      const base = today.latency.none!;
+      rows.push(benchRow(`search ${at} p50, ${filter} (baseline: today, no filter)`, l.p50, 'ms', base.p50, 2));
+      rows.push(benchRow(`search ${at} p99, ${filter}`, l.p99, 'ms', base.p99, 2));
+    }
+    const rate = (x: ScaleResult) => x.build.built / x.build.seconds;
+    rows.push(benchRow(`search ${at} build rate (baseline: today)`, rate(r), 'docs/s', rate(today), 0));
+    const perDoc = (x: ScaleResult) => x.build.bytes / x.build.documents;
+    rows.push(benchRow(`search ${at} size on disk per document`, perDoc(r), 'bytes', perDoc(today), 0));
+  }
+  return rows;
+}
+
+function markdown(quality: Record<string, Quality>, scale: ScaleResult[]): string {
+  const f = (n: number, d = 1) => n.toFixed(d);
+  const lines = [
+    '| ranking | nDCG@10 man pages | with distractors | fall |',
+    '|---|---|---|---|',
+    ...Object.entries(quality).map(
+      ([name, q]) => `| ${name} | ${f(q.topical, 4)} | ${f(q.mixed, 4)} | ${f(q.topical - q.mixed, 4)} |`,
+    ),
+    '',
+    `| docs | index | build docs/s | bytes/doc | ${FILTERS.map((x) => `p50 / p99 ms, ${x}`).join(' | ')} | exact, postings read |`,
+    `|---|---|---|---|${FILTERS.map(() => '---|').join('')}---|`,
+  ];
+  for (const r of scale) {
+    const cells = FILTERS.map((x) => {
+      const l = r.latency[x];
+      return l ? `${f(l.p50)} / ${f(l.p99)}` : '–';
+    });
+    const none = r.latency.none!;
+    const exact = r.backend === 'today' ? '–' : `${Math.round(none.exact * 100)} %, ${Math.round(none.postings)}`;
+    lines.push(
+      `| ${kilo(r.size)} | ${r.backend} | ${f(r.build.built / r.build.seconds, 0)} | ${f(r.build.bytes / r.build.documents, 0)} | ${cells.join(' | ')} | ${exact} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const sizes = (process.env['BENCH_SEARCH_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
+  const queryCount = Number(process.env['BENCH_SEARCH_QUERIES'] ?? 200);
+  const skipQuality = process.env['BENCH_SEARCH_QUALITY'] === '0';
+  try {
+    const quality: Record<string, Quality> = {};
+    const rows: BenchRow[] = [];
+    if (!skipQuality) {
+      quality['today (v1: FTS5 bm25)'] = await measureQuality('today');
+      quality['tiered BM25F, SQLite'] = await measureQuality('sqlite');
+      quality['tiered BM25F, PostgreSQL'] = await measureQuality('postgres');
+      const today = quality['today (v1: FTS5 bm25)'];
+      rows.push(...qualityRows('SQLite', quality['tiered BM25F, SQLite'], today));
+      rows.push(...qualityRows('PostgreSQL', quality['tiered BM25F, PostgreSQL'], today));
+    }
+    const scale: ScaleResult[] = [];
+    for (const size of sizes) {
+      const results = await measureScale(size, queryCount);
+      scale.push(...results);
+      rows.push(...scaleRows(results));
+      process.stderr.write(markdown(quality, scale));
+    }
+    const out = join(import.meta.dirname, '..', '..', '.bench-out');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'search.md'), markdown(quality, scale));
+    return rows;
+  } finally {
+    await dropPgSchemas(sizes);
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const rows = await run();
-  const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(3));
-  console.log(['measure', 'value', 'unit', 'MiniSearch', 'ratio'].join('\t'));
-  for (const r of rows) console.log([r.name, fmt(r.value), r.unit, fmt(r.baseline), r.ratio.toFixed(2)].join('\t'));
+  for (const r of await run()) console.log([r.name, r.value, r.unit, r.baseline, r.ratio].join('\t'));
 }

@@ -292,7 +292,8 @@ export const ConfigSchema = Type.Object(
         title_weight: Type.Number({
           exclusiveMinimum: 0,
           default: 2,
-          description: 'Ranking weight of a title match relative to the body.',
+          description:
+            'Ranking weight of a title match relative to the body. Applied as documents are written: a change re-weighs the whole index at the next start (minutes for a million documents).',
         }),
       },
       { additionalProperties: false, default: {} },

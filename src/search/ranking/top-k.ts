@@ -1,4 +1,4 @@
-import { idf, levelValue, stemTokens, tokenLevel } from './impacts.js';
+import { idf, LEVEL_CHARS, levelValue, stemTokens, tokenLevel } from './impacts.js';
 
 /**
  * Top-k over the tiered index, score-at-a-time (Anh & Moffat's impact ordering): every (stem,
@@ -55,22 +55,32 @@ export function remainingBound(plan: QueryPlan, from: number): number {
   return sum;
 }
 
-/** A candidate's exact score from its tiered tokens (only those of the query's stems matter). */
-export function fullScore(tokens: Iterable<string>, weights: ReadonlyMap<string, number>): number {
-  let score = 0;
-  for (const token of tokens) score += weights.get(token) ?? 0;
-  return score;
-}
-
-/** Weight of every token of the plan, for fullScore. */
-export function tokenWeights(plan: QueryPlan): Map<string, number> {
-  return new Map(plan.segments.map((s) => [s.token, s.weight]));
+/**
+ * A candidate's exact score from its tiered tokens: a list, or the space-separated text a row
+ * stores (searched for the query's stems only: splitting a page's thousand tokens costs more).
+ */
+export function scorer(plan: QueryPlan): (tokens: string | readonly string[]) => number {
+  const weights = new Map(plan.segments.map((s) => [s.token, s.weight]));
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const finders = plan.stems.map((stem) => new RegExp(`(?:^| )([${LEVEL_CHARS}]${escape(stem)})(?= |$)`));
+  return (tokens) => {
+    let score = 0;
+    if (typeof tokens !== 'string') {
+      for (const token of tokens) score += weights.get(token) ?? 0;
+      return score;
+    }
+    for (const finder of finders) {
+      const m = finder.exec(tokens);
+      if (m) score += weights.get(m[1]!) ?? 0;
+    }
+    return score;
+  };
 }
 
 export interface Candidate {
   id: number;
-  /** The document's tiered tokens, at least those of the query's stems. */
-  tokens: Iterable<string>;
+  /** The document's tiered tokens (at least those of the query's stems), or their space-separated text. */
+  tokens: string | readonly string[];
   /** False when the query's filters exclude it. */
   passes: boolean;
 }
@@ -104,7 +114,7 @@ export async function topK(
   count: number,
   options: TopKOptions = DEFAULT_TOP_K,
 ): Promise<{ hits: Ranked[]; exact: boolean; postings: number }> {
-  const weights = tokenWeights(plan);
+  const score = scorer(plan);
   let budget = options.budget;
   let limit = Math.max(options.candidates, count * 8);
   for (;;) {
@@ -124,7 +134,7 @@ export async function topK(
     for (let from = 0; from < partial.length && !settled; from += chunk) {
       const slice = partial.slice(from, from + chunk);
       for (const c of await reader.candidates(slice.map((p) => p.id))) {
-        if (c.passes) hits.push({ id: c.id, score: fullScore(c.tokens, weights) });
+        if (c.passes) hits.push({ id: c.id, score: score(c.tokens) });
       }
       hits.sort((a, b) => b.score - a.score || a.id - b.id);
       hits.length = Math.min(hits.length, count);

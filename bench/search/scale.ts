@@ -1,0 +1,93 @@
+/**
+ * Latency at 10k, 100k and 1M documents (scale-corpus.ts), filters off and on, on the tiered
+ * index (SQLite and PostgreSQL) and on today's version 1 index (SQLite, unfiltered only: at 1M it
+ * takes about a second a query).
+ */
+import { PostgresFtsIndex } from '../../src/search/postgres-fts/index.js';
+import { SqliteFtsIndex } from '../../src/search/sqlite-fts/index.js';
+import type { Recency, SearchHit, SearchQuery } from '../../src/search/types.js';
+import { BaselineFts5 } from './baseline-fts5.js';
+import { type BenchQuery, loadCollection, rng } from './collection.js';
+import { NOW } from './scale-corpus.js';
+import { type BuildNote, ensureIndex, pgPool, scaleCorpus, sqliteFile } from './scale-indexes.js';
+
+export const FILTERS = ['none', 'count 50', 'domain', 'recency', 'all three'] as const;
+export type FilterName = (typeof FILTERS)[number];
+
+export interface Latency {
+  p50: number;
+  p99: number;
+  /** Share of answers the score bound proved exact (1 when every segment was read). */
+  exact: number;
+  postings: number;
+}
+
+export interface ScaleResult {
+  size: number;
+  backend: 'sqlite' | 'postgres' | 'today';
+  build: BuildNote;
+  latency: Partial<Record<FilterName, Latency>>;
+}
+
+const RECENCIES: Recency[] = ['oneWeek', 'oneMonth', 'oneYear'];
+
+/** The i-th query with a filter: domains drawn as pages are (Zipf), recency windows in turn. */
+function withFilter(q: BenchQuery, i: number, filter: FilterName): SearchQuery {
+  const random = rng(1000 + i);
+  const domain = `site${scaleCorpus().hostRank(random())}.example`; // docs.siteK.example is under it
+  const base: SearchQuery = { text: q.text, count: 10, now: NOW };
+  if (filter === 'count 50') return { ...base, count: 50 };
+  if (filter === 'domain') return { ...base, domain };
+  if (filter === 'recency') return { ...base, recency: RECENCIES[i % 3]! };
+  if (filter === 'all three') return { ...base, count: 20, domain, recency: 'oneYear' };
+  return base;
+}
+
+type Run = (q: SearchQuery) => Promise<{ exact: boolean; postings: number } | undefined>;
+
+async function time(run: Run, queries: BenchQuery[], filter: FilterName): Promise<Latency> {
+  for (let i = 0; i < 5; i++) await run(withFilter(queries[i]!, i, filter)); // warm caches
+  const times: number[] = [];
+  let exact = 0;
+  let postings = 0;
+  for (let i = 0; i < queries.length; i++) {
+    const started = performance.now();
+    const stats = await run(withFilter(queries[i]!, i, filter));
+    times.push(performance.now() - started);
+    exact += stats === undefined || stats.exact ? 1 : 0;
+    postings += stats?.postings ?? 0;
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
+  return { p50: at(0.5), p99: at(0.99), exact: exact / queries.length, postings: postings / queries.length };
+}
+
+export async function measureScale(size: number, queryCount: number): Promise<ScaleResult[]> {
+  const queries = loadCollection().queries.slice(0, queryCount);
+  const results: ScaleResult[] = [];
+  const ours = async (backend: 'sqlite' | 'postgres', run: Run, build: BuildNote) => {
+    const latency: ScaleResult['latency'] = {};
+    for (const filter of FILTERS) latency[filter] = await time(run, queries, filter);
+    results.push({ size, backend, build, latency });
+  };
+  const stats = (r: { exact: boolean; postings: number; hits: SearchHit[] }) => r;
+
+  const sqliteBuild = await ensureIndex('sqlite', size);
+  const sqlite = new SqliteFtsIndex(sqliteFile('sqlite', size));
+  await ours('sqlite', async (q) => stats(await sqlite.queryWithStats(q)), sqliteBuild);
+  await sqlite.close();
+
+  const pgBuild = await ensureIndex('postgres', size);
+  const pool = await pgPool(size);
+  const postgres = await PostgresFtsIndex.create(pool);
+  await ours('postgres', async (q) => stats(await postgres.queryWithStats(q)), pgBuild);
+  await pool.end();
+
+  const todayBuild = await ensureIndex('today', size);
+  const today = new BaselineFts5(sqliteFile('today', size));
+  const few = queries.slice(0, Math.max(20, Math.round(queryCount / (size >= 1_000_000 ? 4 : 1))));
+  const latency = { none: await time(async (q) => (today.query(q), undefined), few, 'none') };
+  today.close();
+  results.push({ size, backend: 'today', build: todayBuild, latency });
+  return results;
+}
