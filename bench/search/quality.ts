@@ -72,7 +72,10 @@ const makers: Record<'sqlite' | 'postgres' | 'today', () => Promise<Ranker>> = {
     return {
       add: (docs) => index.upsert(docs),
       urls: async (text) => (await index.query({ text, count: 10 })).map((h) => h.url),
-      close: async () => (await index.close(), remove()),
+      close: async () => {
+        await index.close();
+        remove();
+      },
     };
   },
   async postgres() {
@@ -94,7 +97,10 @@ const makers: Record<'sqlite' | 'postgres' | 'today', () => Promise<Ranker>> = {
     return {
       add: async (docs) => index.upsert(docs),
       urls: async (text) => index.query({ text, count: 10 }),
-      close: async () => (index.close(), remove()),
+      close: async () => {
+        index.close();
+        remove();
+      },
     };
   },
 };

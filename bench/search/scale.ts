@@ -86,7 +86,11 @@ export async function measureScale(size: number, queryCount: number): Promise<Sc
   const todayBuild = await ensureIndex('today', size);
   const today = new BaselineFts5(sqliteFile('today', size));
   const few = queries.slice(0, Math.max(20, Math.round(queryCount / (size >= 1_000_000 ? 4 : 1))));
-  const latency = { none: await time(async (q) => (today.query(q), undefined), few, 'none') };
+  const baseline: Run = async (q) => {
+    today.query(q);
+    return undefined;
+  };
+  const latency = { none: await time(baseline, few, 'none') };
   today.close();
   results.push({ size, backend: 'today', build: todayBuild, latency });
   return results;

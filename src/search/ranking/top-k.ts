@@ -61,8 +61,8 @@ export function remainingBound(plan: QueryPlan, from: number): number {
  */
 export function scorer(plan: QueryPlan): (tokens: string | readonly string[]) => number {
   const weights = new Map(plan.segments.map((s) => [s.token, s.weight]));
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const finders = plan.stems.map((stem) => new RegExp(`(?:^| )([${LEVEL_CHARS}]${escape(stem)})(?= |$)`));
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const finders = plan.stems.map((stem) => new RegExp(`(?:^| )([${LEVEL_CHARS}]${literal(stem)})(?= |$)`));
   return (tokens) => {
     let score = 0;
     if (typeof tokens !== 'string') {
