@@ -50,10 +50,13 @@ export interface ImageServiceDeps {
 export class ImageService {
   constructor(private readonly deps: ImageServiceDeps) {}
 
-  /** Sync: the job runs in one of this process's slots while the caller waits (its signal cancels it). */
-  async generate(input: ImageInput, signal: AbortSignal): Promise<ImageOutcome> {
+  /**
+   * Sync: the job runs in one of this process's slots while the caller waits (its signal cancels it);
+   * callers waiting for a slot are served tenant by tenant (`tenant`: the key's id).
+   */
+  async generate(input: ImageInput, signal: AbortSignal, tenant: string): Promise<ImageOutcome> {
     const prepared = await this.prepare(input, signal);
-    await this.deps.slots.acquire(signal);
+    await this.deps.slots.acquire(signal, tenant);
     try {
       return { file: await this.run(prepared.model, prepared.request, signal), contentFilter: prepared.contentFilter };
     } finally {
