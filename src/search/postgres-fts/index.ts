@@ -15,6 +15,7 @@ import {
 } from '../types.js';
 import { migrate } from './schema.js';
 import { PostgresTiers } from './tiers.js';
+import { inTransaction } from './transaction.js';
 
 export interface PostgresFtsOptions {
   /** Weight of a title occurrence relative to one in the body (BM25F). */
@@ -190,21 +191,13 @@ export class PostgresFtsIndex implements SearchIndex {
   async #write(
     body: (client: PoolClient, counts: Map<string, number>, collections: Map<string, number>) => Promise<void>,
   ): Promise<void> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.#pool, async (client) => {
       await client.query(WRITE_LOCK);
       const counts = new Map<string, number>();
       const collections = new Map<string, number>();
       await body(client, counts, collections);
       await applyCounts(client, counts, collections);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined); // the original error is the one to report
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Computes every document's tokens again, in the migration's transaction. */

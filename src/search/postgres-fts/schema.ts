@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from './transaction.js';
 
 export const SCHEMA_VERSION = 2;
 
@@ -55,9 +56,7 @@ export async function migrate(
   pool: Pool,
   afterwards: (client: PoolClient, migrated: boolean) => Promise<void>,
 ): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     // Two processes starting together must not both run CREATE TABLE; the lock is per schema.
     await client.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.search_meta'))");
     await client.query('CREATE TABLE IF NOT EXISTS search_meta (key text PRIMARY KEY, value text NOT NULL)');
@@ -75,11 +74,5 @@ export async function migrate(
       );
     }
     await afterwards(client, current < SCHEMA_VERSION);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined); // the original error is the one to report
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
