@@ -3,7 +3,7 @@
  * (quality.ts) and latency, build rate and size at 10k, 100k and 1M documents (scale.ts), on the
  * tiered index (SQLite and PostgreSQL) against today's version 1 ranking measured in the same run.
  * Sizes: BENCH_SEARCH_SIZES (default 10000,100000,1000000); queries per figure:
- * BENCH_SEARCH_QUERIES (default 200). The indexes are cached (scale-indexes.ts); the markdown table
+ * BENCH_SEARCH_QUERIES (default 200); backends: BENCH_SEARCH_BACKENDS (default sqlite,postgres). The indexes are cached (scale-indexes.ts); the markdown table
  * of docs/benchmarks.md is written to .bench-out/search.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -81,20 +81,22 @@ export async function run(): Promise<BenchRow[]> {
   const sizes = (process.env['BENCH_SEARCH_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
   const queryCount = Number(process.env['BENCH_SEARCH_QUERIES'] ?? 200);
   const skipQuality = process.env['BENCH_SEARCH_QUALITY'] === '0';
+  const backends = (process.env['BENCH_SEARCH_BACKENDS'] ?? 'sqlite,postgres').split(',');
   try {
     const quality: Record<string, Quality> = {};
     const rows: BenchRow[] = [];
     if (!skipQuality) {
       quality['today (v1: FTS5 bm25)'] = await measureQuality('today');
       quality['tiered BM25F, SQLite'] = await measureQuality('sqlite');
-      quality['tiered BM25F, PostgreSQL'] = await measureQuality('postgres');
+      if (backends.includes('postgres')) quality['tiered BM25F, PostgreSQL'] = await measureQuality('postgres');
       const today = quality['today (v1: FTS5 bm25)'];
       rows.push(...qualityRows('SQLite', quality['tiered BM25F, SQLite'], today));
-      rows.push(...qualityRows('PostgreSQL', quality['tiered BM25F, PostgreSQL'], today));
+      const pgQuality = quality['tiered BM25F, PostgreSQL'];
+      if (pgQuality) rows.push(...qualityRows('PostgreSQL', pgQuality, today));
     }
     const scale: ScaleResult[] = [];
     for (const size of sizes) {
-      const results = await measureScale(size, queryCount);
+      const results = await measureScale(size, queryCount, backends);
       scale.push(...results);
       rows.push(...scaleRows(results));
       process.stderr.write(markdown(quality, scale));

@@ -62,7 +62,11 @@ async function time(run: Run, queries: BenchQuery[], filter: FilterName): Promis
   return { p50: at(0.5), p99: at(0.99), exact: exact / queries.length, postings: postings / queries.length };
 }
 
-export async function measureScale(size: number, queryCount: number): Promise<ScaleResult[]> {
+export async function measureScale(
+  size: number,
+  queryCount: number,
+  backends: readonly string[] = ['sqlite', 'postgres'],
+): Promise<ScaleResult[]> {
   const queries = loadCollection().queries.slice(0, queryCount);
   const results: ScaleResult[] = [];
   const ours = async (backend: 'sqlite' | 'postgres', run: Run, build: BuildNote) => {
@@ -72,16 +76,19 @@ export async function measureScale(size: number, queryCount: number): Promise<Sc
   };
   const stats = (r: { exact: boolean; postings: number; hits: SearchHit[] }) => r;
 
-  const sqliteBuild = await ensureIndex('sqlite', size);
-  const sqlite = new SqliteFtsIndex(sqliteFile('sqlite', size));
-  await ours('sqlite', async (q) => stats(await sqlite.queryWithStats(q)), sqliteBuild);
-  await sqlite.close();
-
-  const pgBuild = await ensureIndex('postgres', size);
-  const pool = await pgPool(size);
-  const postgres = await PostgresFtsIndex.create(pool);
-  await ours('postgres', async (q) => stats(await postgres.queryWithStats(q)), pgBuild);
-  await pool.end();
+  if (backends.includes('sqlite')) {
+    const build = await ensureIndex('sqlite', size);
+    const sqlite = new SqliteFtsIndex(sqliteFile('sqlite', size));
+    await ours('sqlite', async (q) => stats(await sqlite.queryWithStats(q)), build);
+    await sqlite.close();
+  }
+  if (backends.includes('postgres')) {
+    const build = await ensureIndex('postgres', size);
+    const pool = await pgPool(size);
+    const postgres = await PostgresFtsIndex.create(pool);
+    await ours('postgres', async (q) => stats(await postgres.queryWithStats(q)), build);
+    await pool.end();
+  }
 
   const todayBuild = await ensureIndex('today', size);
   const today = new BaselineFts5(sqliteFile('today', size));
