@@ -4,11 +4,13 @@
  * title weight 2, the collection's own average length. Write and query paths only, as they were.
  */
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import { ftsMatch } from '../../src/search/sqlite-fts/match.js';
 import { prepareDocument } from '../../src/search/text/document.js';
 import { normaliseDomain, recencyCutoff } from '../../src/search/text/filters.js';
 import { queryTerms } from '../../src/search/text/query-terms.js';
 import type { SearchDocument, SearchQuery } from '../../src/search/types.js';
+
+/** Version 1's MATCH expression: every term quoted, OR-ed. */
+const ftsMatch = (terms: string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS search_documents (
