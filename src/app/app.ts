@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { Config } from '../config/schema.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { consoleRoutes } from '../routes/console/index.js';
@@ -17,6 +18,16 @@ import { apiScope } from './api-scope.js';
 import '../server/request-state.js';
 import { invalidRequest, malformedRequest } from '../errors/errors.js';
 
+/**
+ * Fastify's own hop count trusts nothing (it cannot vouch for the peer): a configured count is
+ * the operator's statement that every connection comes through that many proxies, so the first
+ * `hops` addresses from the socket back are proxies.
+ */
+function trustProxy(setting: Config['server']['trust_proxy']): false | string[] | ((addr: string, i: number) => boolean) {
+  if (typeof setting === 'number') return (_addr, i) => i < setting;
+  return setting;
+}
+
 export interface BuildAppOptions {
   services: PlatformServices;
   /** The process's logger; none in tests. */
@@ -29,7 +40,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: config.server.body_limit,
-    trustProxy: config.server.trust_proxy,
+    trustProxy: trustProxy(config.server.trust_proxy),
     genReqId: () => newPlatformId(),
     // Fastify's two lines per request are replaced by one, only when `log.requests` (observability.ts).
     logController: new LogController({ disableRequestLogging: true }),

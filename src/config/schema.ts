@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
+import { TrustProxySchema } from './server-schema.js';
 
 /**
  * The one configuration schema. Every key has its default here; docs/configuration.md is checked
@@ -49,7 +50,7 @@ export const ConfigSchema = Type.Object(
         public_url: Type.Optional(
           Type.String({ minLength: 1, description: 'Base URL that clients reach this server at, used in file URLs.' }),
         ),
-        trust_proxy: Type.Boolean({ default: false, description: 'Trust `X-Forwarded-*` headers.' }),
+        trust_proxy: TrustProxySchema,
       },
       { additionalProperties: false, default: {} },
     ),
