@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
-import { TrustProxySchema } from './server-schema.js';
+import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
+import { SERVER_TIMEOUTS, TrustProxySchema } from './server-schema.js';
 
 /**
  * The one configuration schema. Every key has its default here; docs/configuration.md is checked
@@ -51,6 +52,7 @@ export const ConfigSchema = Type.Object(
           Type.String({ minLength: 1, description: 'Base URL that clients reach this server at, used in file URLs.' }),
         ),
         trust_proxy: TrustProxySchema,
+        ...SERVER_TIMEOUTS,
       },
       { additionalProperties: false, default: {} },
     ),
@@ -261,6 +263,8 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    tokenizer: TokenizerConfigSchema,
+    chat: ChatConfigSchema,
     images: ImagesConfigSchema,
     safety: SafetyConfigSchema,
     search: Type.Object(

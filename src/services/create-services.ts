@@ -74,7 +74,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
     limiter,
     usage,
     chat,
-    tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
+    tokenizer:
+      chat &&
+      new TokenizerService(chat, {
+        allowHosts: config.reader.allow_hosts,
+        maxFiles: config.tokenizer.max_file_items,
+        maxFetchBytes: config.tokenizer.media_max_bytes,
+        deadlineSeconds: config.tokenizer.media_deadline_seconds,
+      }),
     engines,
     shutdown: new ShutdownHooks(),
     safety,

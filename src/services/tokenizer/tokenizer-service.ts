@@ -33,9 +33,10 @@ export class TokenizerService {
     private readonly media: MediaOptions = {},
   ) {}
 
-  async count(body: TokenizerBody, identity: ReplyIdentity): Promise<TokenizerReply> {
+  /** `signal` aborts when the client goes away: media fetches stop with it. */
+  async count(body: TokenizerBody, identity: ReplyIdentity, signal?: AbortSignal): Promise<TokenizerReply> {
     const engine = await this.chat.engineFor(body.model);
-    const media = await countMedia(body.messages, body.model, visionRuleFor(body.model), this.media);
+    const media = await countMedia(body.messages, body.model, visionRuleFor(body.model), this.media, signal);
     // Media items are gone, so the engine counts text whether or not it has vision itself.
     const messages = mapMessages(textOnly(body.messages), false, true);
     const promptTokens = await engine.countTokens(messages, functionTools({ tools: body.tools }));
