@@ -23,7 +23,9 @@ import { invalidRequest, malformedRequest } from '../errors/errors.js';
  * the operator's statement that every connection comes through that many proxies, so the first
  * `hops` addresses from the socket back are proxies.
  */
-function trustProxy(setting: Config['server']['trust_proxy']): false | string[] | ((addr: string, i: number) => boolean) {
+function trustProxy(
+  setting: Config['server']['trust_proxy'],
+): false | string[] | ((addr: string, i: number) => boolean) {
   if (typeof setting === 'number') return (_addr, i) => i < setting;
   return setting;
 }

@@ -41,7 +41,8 @@ export const ChatConfigSchema = Type.Object(
     template_max_chars: Type.Integer({
       minimum: 64,
       default: 16_384,
-      description: 'Longest `prompt_template` (retrieval tool) or `search_prompt` (web-search tool), in characters; longer: 1214.',
+      description:
+        'Longest `prompt_template` (retrieval tool) or `search_prompt` (web-search tool), in characters; longer: 1214.',
     }),
     template_max_placeholders: Type.Integer({
       minimum: 1,

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
 import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
+import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
 import { SERVER_TIMEOUTS, TrustProxySchema } from './server-schema.js';
 
 /**

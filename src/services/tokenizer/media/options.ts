@@ -31,4 +31,3 @@ export const MB = 1024 * 1024;
 export const MAX_IMAGE_BYTES = 5 * MB;
 export const MAX_IMAGE_SIDE = 6000;
 export const MAX_VIDEO_BYTES = 200 * MB;
-
