@@ -54,7 +54,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const safety = openSafetyService(config, engines, log);
   const imaging = await openImageService(config, { store, files, safety, log, configDir: context.configDir });
-  const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
+  const chat =
+    deployments.size > 0
+      ? new ChatService(engines, search, {
+          templateMaxChars: config.chat.template_max_chars,
+          templateMaxPlaceholders: config.chat.template_max_placeholders,
+          maxCharsPerToken: config.chat.max_chars_per_token,
+        })
+      : undefined;
   const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation);
   return {
     config,
