@@ -42,6 +42,15 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: config.server.body_limit,
+    // A slow or silent client cannot hold a connection: headers, whole request, idle keep-alive
+    // and idle connection each have a limit (Node checks them every `connectionsCheckingInterval`).
+    requestTimeout: config.server.request_timeout_seconds * 1000,
+    keepAliveTimeout: config.server.keep_alive_timeout_seconds * 1000,
+    connectionTimeout: config.server.idle_timeout_seconds * 1000,
+    http: {
+      headersTimeout: Math.min(config.server.headers_timeout_seconds, config.server.request_timeout_seconds) * 1000,
+      connectionsCheckingInterval: Math.min(5000, config.server.headers_timeout_seconds * 1000),
+    },
     trustProxy: trustProxy(config.server.trust_proxy),
     genReqId: () => newPlatformId(),
     // Fastify's two lines per request are replaced by one, only when `log.requests` (observability.ts).
@@ -70,6 +79,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
       },
     },
   });
+  app.decorate('streamStallMs', config.server.stream_stall_seconds * 1000);
   app.decorateRequest('apiKey', undefined);
   app.decorateRequest('usage', null as never);
   app.decorateRequest('cancel', undefined);

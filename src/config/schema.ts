@@ -322,6 +322,16 @@ export const ConfigSchema = Type.Object(
               description:
                 'When a glossary target term is missing from a piece’s translation, make one more call asking for it (counted in `usage.total_calls`).',
             }),
+            max_glossary_entries: Type.Integer({
+              minimum: 0,
+              default: 2000,
+              description: 'Entries one `custom_variables.glossary` may have; more: 1214 naming the line past it.',
+            }),
+            max_glossary_bytes: Type.Integer({
+              minimum: 0,
+              default: 128 * 1024,
+              description: 'Bytes (UTF-8) one `custom_variables.glossary` may have; more: 1214.',
+            }),
             piece_tokens: Type.Integer({
               minimum: 0,
               default: 0,

@@ -65,7 +65,7 @@ export class AgentService {
 
   /** Validates the request against the agent (1214 naming the field) before any model work. */
   check(body: AgentBody): void {
-    translationRequest(body, this.config.max_input_chars);
+    this.request(body);
   }
 
   /**
@@ -73,7 +73,7 @@ export class AgentService {
    * piece fails here, so the caller can still answer with a JSON error.
    */
   async start(body: AgentBody, identity: AgentIdentity, signal: AbortSignal): Promise<AgentRun> {
-    const req = translationRequest(body, this.config.max_input_chars);
+    const req = this.request(body);
     const engine = await this.engine();
     const sourceLang = req.sourceLang === 'auto' ? await detectLanguage(req.text) : req.sourceLang;
     const budget = this.config.piece_tokens || Math.floor(engine.capabilities.maxContext / 8);
@@ -159,6 +159,13 @@ export class AgentService {
   /** Stops the rendering worker, if one runs. */
   close(): Promise<void> {
     return this.renderer.close();
+  }
+
+  private request(body: AgentBody) {
+    return translationRequest(body, this.config.max_input_chars, {
+      maxEntries: this.config.max_glossary_entries,
+      maxBytes: this.config.max_glossary_bytes,
+    });
   }
 
   private async engine(): Promise<ChatEngine> {
