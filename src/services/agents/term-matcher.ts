@@ -16,7 +16,9 @@ export class TermMatcher {
     terms.forEach((term, index) => {
       let state = 0;
       for (let i = 0; i < term.length; i++) state = this.child(state, term.charCodeAt(i));
-      (this.ends[state] ??= []).push(index);
+      const ends = this.ends[state];
+      if (ends) ends.push(index);
+      else this.ends[state] = [index];
     });
     this.link();
   }

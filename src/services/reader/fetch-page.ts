@@ -128,7 +128,12 @@ export async function fetchPage(
           : undefined;
     const { enough } = limits;
     let stopped = false;
-    const stop = enough && ((head: Buffer) => (stopped = enough(head, declaredLength)));
+    const stop =
+      enough &&
+      ((head: Buffer) => {
+        stopped = enough(head, declaredLength);
+        return stopped;
+      });
     try {
       const bytes = await readBounded(body, encoding, limits.maxBytes, stop);
       const partial = stopped || statusCode === 206;
