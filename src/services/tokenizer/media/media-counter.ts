@@ -62,6 +62,26 @@ export function visionRuleFor(model: string): VisionModelRule | undefined {
 }
 
 /**
+ * The checks that need no fetch, at once: media only on vision models, per-series counts and the
+ * file count (1214 naming the first item past a limit). Returns the media items.
+ */
+export function checkMedia(
+  messages: TokenizerBody['messages'],
+  model: string,
+  rule: VisionModelRule | undefined,
+  options: MediaOptions,
+): MediaItem[] {
+  const items = mediaItems(messages);
+  if (items.length === 0) return items;
+  if (!rule) {
+    const first = items[0]!;
+    throw invalidField(first.item, `${model} does not accept ${first.type} input; it has no vision`);
+  }
+  checkCounts(items, model, rule, options.maxFiles ?? MEDIA_DEFAULTS.maxFiles);
+  return items;
+}
+
+/**
  * Image and video tokens of a request's content items, after the spec's checks: media only on vision
  * models, per-series counts and the file count (before anything is fetched), and per-item size,
  * pixel and format limits. All fetches of the request share one deadline and one byte budget, and
@@ -74,14 +94,9 @@ export async function countMedia(
   options: MediaOptions,
   signal?: AbortSignal,
 ): Promise<MediaTokens> {
-  const items = mediaItems(messages);
+  const items = checkMedia(messages, model, rule, options);
   const totals: MediaTokens = { imageTokens: 0, videoTokens: 0 };
-  if (items.length === 0) return totals;
-  if (!rule) {
-    const first = items[0]!;
-    throw invalidField(first.item, `${model} does not accept ${first.type} input; it has no vision`);
-  }
-  checkCounts(items, model, rule, options.maxFiles ?? MEDIA_DEFAULTS.maxFiles);
+  if (items.length === 0 || !rule) return totals;
   if (items.some((m) => m.type === 'video_url')) await checkFfprobe(options.ffprobePath ?? 'ffprobe');
   let agent: Agent | undefined;
   const guarded = () => {
