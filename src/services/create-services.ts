@@ -11,6 +11,7 @@ import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
+import { MediaUrlGuard } from './chat/media-url-guard.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { KeyService } from './keys/key-service.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
@@ -56,11 +57,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const imaging = await openImageService(config, { store, files, safety, log, configDir: context.configDir });
   const chat =
     deployments.size > 0
-      ? new ChatService(engines, search, {
-          templateMaxChars: config.chat.template_max_chars,
-          templateMaxPlaceholders: config.chat.template_max_placeholders,
-          maxCharsPerToken: config.chat.max_chars_per_token,
-        })
+      ? new ChatService(
+          engines,
+          search,
+          {
+            templateMaxChars: config.chat.template_max_chars,
+            templateMaxPlaceholders: config.chat.template_max_placeholders,
+            maxCharsPerToken: config.chat.max_chars_per_token,
+          },
+          new MediaUrlGuard({ allowHosts: config.reader.allow_hosts }),
+        )
       : undefined;
   const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation);
   return {

@@ -15,6 +15,8 @@ export interface SlowUpstream {
   readonly open: number;
   /** Answers (streamed or not) whose client went away before they were complete. */
   readonly aborted: number;
+  /** Chat calls received so far. */
+  readonly requests: number;
   close(): Promise<void>;
 }
 
@@ -29,12 +31,14 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
   const word = options.word ?? 'word ';
   let open = 0;
   let aborted = 0;
+  let requests = 0;
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"object":"list","data":[{"id":"stand-in","object":"model"}]}');
       return;
     }
+    requests++;
     let raw = '';
     req.on('data', (c: Buffer) => {
       raw += c.toString();
@@ -98,6 +102,9 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
     },
     get aborted() {
       return aborted;
+    },
+    get requests() {
+      return requests;
     },
     close: () =>
       new Promise<void>((resolve) => {

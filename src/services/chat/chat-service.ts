@@ -11,6 +11,7 @@ import { completionJson } from './completion-json.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest } from './map-request.js';
+import { MediaUrlGuard } from './media-url-guard.js';
 import {
   messageChars,
   PROMPT_BOUNDS_DEFAULTS,
@@ -40,6 +41,7 @@ export class ChatService {
     private readonly engines: EngineDirectory,
     private readonly search: SearchService,
     private readonly bounds: PromptBounds = PROMPT_BOUNDS_DEFAULTS,
+    private readonly mediaGuard: MediaUrlGuard = new MediaUrlGuard(),
   ) {}
 
   /** Whether a model code has deployments here (the agents check theirs before they start). */
@@ -61,6 +63,9 @@ export class ChatService {
     const spec = chatModel(body.model);
     if (!spec) throw unknownModel(`Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
+    // Media URLs reach an engine only with vision (mapChatRequest refuses them otherwise), and an
+    // upstream engine fetches them itself: they pass the reader's address guard first.
+    if (engine.capabilities.vision && MediaUrlGuard.applies(body.messages)) await this.mediaGuard.check(body.messages);
     const maxContext = engine.capabilities.maxContext;
     // Most requests carry no search tool: no search pass, no copy of the body.
     const augmented = hasSearchTool(body)
