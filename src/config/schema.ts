@@ -332,6 +332,21 @@ export const ConfigSchema = Type.Object(
               default: 128 * 1024,
               description: 'Bytes (UTF-8) one `custom_variables.glossary` may have; more: 1214.',
             }),
+            artifact_max_pages: Type.Integer({
+              minimum: 0,
+              default: 50,
+              description: 'Page images (`custom_variables.pages`) one conversation retrieval may ask for; more: 1214.',
+            }),
+            artifact_max_page_pixels: Type.Integer({
+              minimum: 1,
+              default: 25_000_000,
+              description: 'Pixels (width × height) of one page image; more: 1214 naming the page.',
+            }),
+            artifact_max_pixels: Type.Integer({
+              minimum: 1,
+              default: 50_000_000,
+              description: 'Pixels of all the page images one conversation retrieval asks for together; more: 1214.',
+            }),
             piece_tokens: Type.Integer({
               minimum: 0,
               default: 0,

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -39,7 +40,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const deployments = resolveDeployments(config, CHAT_ENGINES);
   checkImageDeployments(config);
   checkAgentsConfig(config.agents);
-  const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
+  const serverKey = loadServerKey(config.security.secret_key, config.data_dir);
+  const box = new SecretBox(serverKey);
   const store = await openStore(config);
   const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
   const log = options.log ?? quietLog;
@@ -68,7 +70,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
           new MediaUrlGuard({ allowHosts: config.reader.allow_hosts }),
         )
       : undefined;
-  const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation);
+  // Artifacts are named by an HMAC under a key of their own, derived from the server key: the same
+  // in every process (several share the file store), never the server key itself.
+  const artifactKey = createHmac('sha256', serverKey).update('gen-platform conversation artifacts').digest();
+  const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation, artifactKey);
   return {
     config,
     reader,

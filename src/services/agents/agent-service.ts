@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AgentBody } from '../../api/agents.js';
 import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
@@ -8,12 +9,7 @@ import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
 import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { ChatService } from '../chat/chat-service.js';
-import {
-  type Artifact,
-  type ArtifactOptions,
-  checkArtifactOptions,
-  conversationArtifacts,
-} from './artifacts/conversation-artifacts.js';
+import { type Artifact, type ArtifactOptions, ConversationArtifacts } from './artifacts/conversation-artifacts.js';
 import { ArtifactRenderer } from './artifacts/renderer.js';
 import { detectLanguage } from './detect-language.js';
 import { languageName } from './languages.js';
@@ -55,13 +51,22 @@ export function checkAgentsConfig(config: Config['agents']): void {
 /** The `general_translation` agent: translation strategies on a chat model, and its conversations. */
 export class AgentService {
   private readonly renderer = new ArtifactRenderer();
+  private readonly artifactFiles: ConversationArtifacts;
 
+  /** `secret` names the stored artifacts (see ConversationArtifacts); default: one for this process only. */
   constructor(
     private readonly chat: ChatService | undefined,
     private readonly conversations: ConversationStore,
-    private readonly files: FileStore,
+    files: FileStore,
     private readonly config: AgentsConfig,
-  ) {}
+    secret: Buffer = randomBytes(32),
+  ) {
+    this.artifactFiles = new ConversationArtifacts(files, this.renderer, secret, {
+      maxPages: config.artifact_max_pages,
+      maxPagePixels: config.artifact_max_page_pixels,
+      maxPixels: config.artifact_max_pixels,
+    });
+  }
 
   /** Validates the request against the agent (1214 naming the field) before any model work. */
   check(body: AgentBody): void {
@@ -150,10 +155,13 @@ export class AgentService {
     return found;
   }
 
-  /** The artifacts of the caller's conversation, stored in the file store (see conversation-artifacts.ts). */
-  async artifacts(keyId: string, id: string, options: ArtifactOptions): Promise<Artifact[]> {
-    checkArtifactOptions(options);
-    return conversationArtifacts(await this.conversation(keyId, id), options, this.files, this.renderer);
+  /**
+   * The artifacts of the caller's conversation, stored in the file store once per conversation and
+   * options (see conversation-artifacts.ts); `signal`: the client left, the rendering is dropped.
+   */
+  async artifacts(keyId: string, id: string, options: ArtifactOptions, signal?: AbortSignal): Promise<Artifact[]> {
+    this.artifactFiles.check(options);
+    return this.artifactFiles.get(await this.conversation(keyId, id), options, signal);
   }
 
   /** Stops the rendering worker, if one runs. */

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { PageSize } from './page-image.js';
-import type { RenderJob, RenderResult } from './render-worker.js';
+import type { RenderCancel, RenderJob, RenderResult } from './render-worker.js';
 
 export interface Rendered {
   pdf: Uint8Array;
@@ -16,15 +16,32 @@ export interface Rendered {
  */
 export class ArtifactRenderer {
   private worker: Worker | undefined;
+  /** Jobs the worker dropped because their clients had left (for tests and metrics). */
+  dropped = 0;
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (r: Rendered) => void; reject: (e: Error) => void }>();
 
-  render(text: string, title: string, pages: PageSize[]): Promise<Rendered> {
+  /** `signal`: the clients waiting for it have left; the job is dropped (between pages if it has begun). */
+  render(text: string, title: string, pages: PageSize[], signal?: AbortSignal): Promise<Rendered> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const worker = this.start();
     const id = ++this.nextId;
     const job: RenderJob = { id, text, title, pages };
     return new Promise<Rendered>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const drop = () => {
+        if (!this.pending.delete(id)) return;
+        if (this.pending.size === 0) this.worker?.unref();
+        this.worker?.postMessage({ cancel: id } satisfies RenderCancel);
+        reject(signal?.reason);
+      };
+      const settle =
+        <T>(done: (value: T) => void) =>
+        (value: T) => {
+          signal?.removeEventListener('abort', drop);
+          done(value);
+        };
+      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      signal?.addEventListener('abort', drop, { once: true });
       worker.ref();
       worker.postMessage(job);
     });
@@ -60,6 +77,10 @@ export class ArtifactRenderer {
   }
 
   private settle(result: RenderResult): void {
+    if ('dropped' in result) {
+      this.dropped++;
+      return;
+    }
     const waiter = this.pending.get(result.id);
     if (!waiter) return;
     this.pending.delete(result.id);
