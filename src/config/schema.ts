@@ -170,7 +170,26 @@ export const ConfigSchema = Type.Object(
         sign_in_attempts: Type.Integer({
           default: 10,
           minimum: 1,
-          description: 'Failed sign-ins allowed per account in 15 minutes (per client address: five times as many).',
+          description:
+            'Failed sign-ins per account and client address before each further attempt must wait, doubling from 1 s up to `sign_in_max_delay_seconds` (per address, and per account from all addresses: five times as many); counts are forgotten after 15 minutes without a failure. Never a lockout. In Redis when `redis.url` is set.',
+        }),
+        sign_in_max_delay_seconds: Type.Integer({
+          default: 60,
+          minimum: 1,
+          maximum: 3600,
+          description:
+            'The longest wait between two sign-in attempts of a subject that keeps failing (429, `Retry-After`).',
+        }),
+        hash_concurrency: Type.Integer({
+          default: 2,
+          minimum: 1,
+          maximum: 64,
+          description: 'Password hashes (scrypt, 64 MiB each) computed at once.',
+        }),
+        hash_queue: Type.Integer({
+          default: 64,
+          minimum: 0,
+          description: 'Sign-ins that may wait for a hash; past it: 503, code 1305, `Retry-After: 1`.',
         }),
       },
       { additionalProperties: false, default: {} },

@@ -8,6 +8,7 @@ import { openFileStore } from '../files/open-file-store.js';
 import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
 import { AccountService } from './accounts/account-service.js';
+import { HashGate } from './accounts/hash-gate.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
 import { ChatService } from './chat/chat-service.js';
@@ -17,7 +18,7 @@ import { checkImageDeployments, openImageService } from './images/open-image-ser
 import { KeyService } from './keys/key-service.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
 import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
-import { openLimiter } from './limits/open-limiter.js';
+import { openLimiter, openSignInLimiter } from './limits/open-limiter.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
 import { readerOptions } from './reader-options.js';
@@ -49,6 +50,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     onError: (err, n) => log.error({ err }, `${n} usage records were not written`),
   });
   const limiter = await openLimiter(config, { store, log, pending: (id, since) => usage.pending(id, since) });
+  const signInLimiter = await openSignInLimiter(config, log);
   const context = engineContext(config, log, availableParallelism(), options.configDir ?? path.resolve('.'));
   const engines = new EngineDirectory(deployments, context);
   const reader = createReaderService(readerOptions(config.reader, store));
@@ -86,6 +88,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
       keys,
       sessionMs: config.console.session_hours * 3_600_000,
       signInAttempts: config.console.sign_in_attempts,
+      signInLimiter,
+      hashGate: new HashGate(config.console.hash_concurrency, config.console.hash_queue),
       configuredAdmin: config.security.admin_key !== undefined,
     }),
     keyAccess: new KeyAccess(store, keys, usage, config.limits),
@@ -115,6 +119,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         search.close(),
         usage.flush(),
         limiter.close(),
+        signInLimiter.close(),
         agents.close(),
       ]);
       await store.close();

@@ -27,10 +27,7 @@ interface Rendered {
   images: Uint8Array[];
 }
 
-export type RenderResult =
-  | { id: number; dropped: true }
-  | Rendered
-  | { id: number; ok: false; error: string };
+export type RenderResult = { id: number; dropped: true } | Rendered | { id: number; ok: false; error: string };
 
 /** Thrown inside a job whose clients have left; nothing is sent back for it. */
 class Dropped extends Error {}
