@@ -67,6 +67,12 @@ export interface ChatRequest {
    * body instead of a stream to parse). The parts yielded are the same either way. Default true.
    */
   stream?: boolean;
+  /**
+   * Whose request this is, as an opaque string (the platform passes the API key's id; engines never
+   * interpret it): where requests wait for a shared resource, tenants are served in turn. Unset:
+   * the request waits in one lane shared by every other request without a tenant.
+   */
+  tenant?: string;
 }
 
 export type FinishReason =

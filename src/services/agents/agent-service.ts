@@ -8,6 +8,7 @@ import type { FileStore } from '../../files/types.js';
 import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
 import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
 import { AsyncQueue } from '../../util/async-queue.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { type Artifact, type ArtifactOptions, ConversationArtifacts } from './artifacts/conversation-artifacts.js';
 import { ArtifactRenderer } from './artifacts/renderer.js';
@@ -50,7 +51,7 @@ export function checkAgentsConfig(config: Config['agents']): void {
 
 /** The `general_translation` agent: translation strategies on a chat model, and its conversations. */
 export class AgentService {
-  private readonly renderer = new ArtifactRenderer();
+  private readonly renderer: ArtifactRenderer;
   private readonly artifactFiles: ConversationArtifacts;
 
   /** `secret` names the stored artifacts (see ConversationArtifacts); default: one for this process only. */
@@ -61,6 +62,7 @@ export class AgentService {
     private readonly config: AgentsConfig,
     secret: Buffer = randomBytes(32),
   ) {
+    this.renderer = new ArtifactRenderer(config.render_queue_size);
     this.artifactFiles = new ConversationArtifacts(files, this.renderer, secret, {
       maxPages: config.artifact_max_pages,
       maxPagePixels: config.artifact_max_page_pixels,
@@ -86,7 +88,7 @@ export class AgentService {
       engine.countTokens([{ role: 'user', content: text }], []),
     );
     const spec = chatModel(this.config.model);
-    const model = new ModelCaller(engine, signal, Math.min(spec?.temperature ?? 0.6, 0.7));
+    const model = new ModelCaller(engine, signal, Math.min(spec?.temperature ?? 0.6, 0.7), identity.keyId);
     const base = {
       source: sourceLang ? languageName(sourceLang) : 'the original language',
       target: languageName(req.targetLang),
@@ -157,9 +159,10 @@ export class AgentService {
 
   /**
    * The artifacts of the caller's conversation, stored in the file store once per conversation and
-   * options (see conversation-artifacts.ts); `signal`: the client left, the rendering is dropped.
+   * options (see conversation-artifacts.ts). Renders wait their turn key by key; one whose clients
+   * have all left (`signal`) is dropped, waiting or in the worker.
    */
-  async artifacts(keyId: string, id: string, options: ArtifactOptions, signal?: AbortSignal): Promise<Artifact[]> {
+  async artifacts(keyId: string, id: string, options: ArtifactOptions, signal?: CancelSignal): Promise<Artifact[]> {
     this.artifactFiles.check(options);
     return this.artifactFiles.get(await this.conversation(keyId, id), options, signal);
   }

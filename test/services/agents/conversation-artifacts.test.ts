@@ -5,17 +5,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../../src/files/local/local-file-store.js';
 import { ConversationArtifacts } from '../../../src/services/agents/artifacts/conversation-artifacts.js';
 import type { PageSize } from '../../../src/services/agents/artifacts/page-image.js';
-import type { ArtifactRenderer, Rendered } from '../../../src/services/agents/artifacts/renderer.js';
+import type { ArtifactRenderer, RenderCaller, Rendered } from '../../../src/services/agents/artifacts/renderer.js';
 import type { ConversationRecord } from '../../../src/stores/conversations.js';
+import type { CancelSignal } from '../../../src/util/cancel-signal.js';
 
 /** A renderer that counts its jobs and finishes each when told to. */
 class FakeRenderer {
-  jobs: { pages: PageSize[]; signal: AbortSignal | undefined; finish: () => void }[] = [];
-  render(_text: string, _title: string, pages: PageSize[], signal?: AbortSignal): Promise<Rendered> {
+  jobs: { pages: PageSize[]; tenant: string | undefined; signal: CancelSignal | undefined; finish: () => void }[] = [];
+  render(_text: string, _title: string, pages: PageSize[], caller: RenderCaller = {}): Promise<Rendered> {
+    const { signal, tenant } = caller;
     return new Promise((resolve, reject) => {
       signal?.addEventListener('abort', () => reject(signal.reason));
       this.jobs.push({
         pages,
+        tenant,
         signal,
         finish: () => resolve({ pdf: Buffer.from('%PDF-'), pageCount: 3, images: pages.map(() => Buffer.from('png')) }),
       });
@@ -62,6 +65,8 @@ describe('conversation artifacts, made once per conversation and options', () =>
     const b = await artifacts.get(record, options);
     expect(b).toEqual(a);
     expect(renderer.jobs).toHaveLength(1);
+    // The rendering waited its turn as the conversation's key.
+    expect(renderer.jobs[0]!.tenant).toBe('key-1');
     // Another process on the same files and secret finds them too.
     const other = new ConversationArtifacts(files, renderer as unknown as ArtifactRenderer, Buffer.alloc(32, 7));
     expect(await other.get(record, options)).toEqual(a);

@@ -140,7 +140,7 @@ describe('the 1261 before tokenizing', () => {
       model: 'gen-4.6',
       messages: [{ role: 'user', content: 'a'.repeat(16 * 1024 + 1) }],
     } as ChatCompletionBody;
-    const error = await refusal(chat.start(long, identity, new RequestCancel()));
+    const error = await refusal(chat.start(long, identity, new RequestCancel(), 'key-1'));
     expect(error.code).toBe(1261);
     expect(error.message).toContain('16385 characters');
     expect(generate).not.toHaveBeenCalled();

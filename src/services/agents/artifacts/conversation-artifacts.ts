@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { invalidField } from '../../../errors/errors.js';
 import type { FileStore, StoredFile } from '../../../files/types.js';
 import type { ConversationRecord } from '../../../stores/conversations.js';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
 import type { PageSize } from './page-image.js';
 import type { ArtifactRenderer } from './renderer.js';
 
@@ -86,7 +87,8 @@ export class ConversationArtifacts {
     checkArtifactOptions(options, this.limits);
   }
 
-  async get(record: ConversationRecord, options: ArtifactOptions, signal?: AbortSignal): Promise<Artifact[]> {
+  /** `signal`: the client's cancellation; the rendering waits its turn by the conversation's key. */
+  async get(record: ConversationRecord, options: ArtifactOptions, signal?: CancelSignal): Promise<Artifact[]> {
     this.check(options);
     const manifestId = this.manifestId(record, options);
     const stored = await this.files.get(manifestId, Date.now());
@@ -103,7 +105,7 @@ export class ConversationArtifacts {
     return this.wait(shared, signal);
   }
 
-  private wait(shared: Shared, signal: AbortSignal | undefined): Promise<Artifact[]> {
+  private wait(shared: Shared, signal: CancelSignal | undefined): Promise<Artifact[]> {
     shared.waiting++;
     let left = false;
     const leave = () => {
@@ -136,7 +138,10 @@ export class ConversationArtifacts {
   ): Promise<Artifact[]> {
     const needPdf = options.includePdf || options.pages.length > 0;
     const rendered = needPdf
-      ? await this.renderer.render(record.translation, `Translation ${record.id}`, options.pages, signal)
+      ? await this.renderer.render(record.translation, `Translation ${record.id}`, options.pages, {
+          tenant: record.keyId,
+          signal,
+        })
       : undefined;
     for (const [i, p] of options.pages.entries()) {
       if (rendered && p.position > rendered.pageCount)

@@ -1,4 +1,6 @@
 import { Worker } from 'node:worker_threads';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
+import { FairGate } from '../../../util/fair-gate.js';
 import type { PageSize } from './page-image.js';
 import type { RenderCancel, RenderJob, RenderResult } from './render-worker.js';
 
@@ -9,10 +11,20 @@ export interface Rendered {
   images: Uint8Array[];
 }
 
+/** Whose job it is (an opaque tenant: the key's id) and its client's cancellation. */
+export interface RenderCaller {
+  tenant?: string;
+  signal?: CancelSignal;
+}
+
 /**
  * PDF and page images made in one worker thread (render-worker.ts), started on first use and
- * released when idle, so rendering never holds up the server's other requests. Jobs queue in the
- * worker; a worker that dies fails the jobs it held and the next job starts a new one.
+ * released when idle, so rendering never holds up the server's other requests. One job at a time
+ * goes to the worker; the others wait in a bounded line served tenant by tenant (1305 when it is
+ * full), and a job whose client leaves while waiting is dropped from it. A job already in the
+ * worker whose client leaves is dropped there before its next page (the thread, and the fonts it
+ * has parsed, ~2 s for the next job, stay). A worker that dies fails the job it held and the next
+ * job starts a new one.
  */
 export class ArtifactRenderer {
   private worker: Worker | undefined;
@@ -20,28 +32,55 @@ export class ArtifactRenderer {
   dropped = 0;
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (r: Rendered) => void; reject: (e: Error) => void }>();
+  private readonly line: FairGate;
 
-  /** `signal`: the clients waiting for it have left; the job is dropped (between pages if it has begun). */
-  render(text: string, title: string, pages: PageSize[], signal?: AbortSignal): Promise<Rendered> {
+  /** `queueSize`: jobs that may wait for the worker. */
+  constructor(queueSize = 16) {
+    this.line = new FairGate(1, {
+      limit: queueSize,
+      fullMessage: 'Conversation artifacts: too many renders waiting, retry later',
+      retryAfter: 5,
+    });
+  }
+
+  /** Jobs waiting for the worker. */
+  get waiting(): number {
+    return this.line.waiting;
+  }
+
+  render(text: string, title: string, pages: PageSize[], caller: RenderCaller = {}): Promise<Rendered> {
+    const tenant = caller.tenant ?? '';
+    // With the worker free the job goes to it now, not a promise turn later (close() then fails it).
+    const { signal } = caller;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.line.tryEnter(tenant)) return this.run(text, title, pages, signal);
+    return this.line.enter(tenant, signal).then(() => this.run(text, title, pages, signal));
+  }
+
+  private run(text: string, title: string, pages: PageSize[], signal: CancelSignal | undefined): Promise<Rendered> {
+    return this.post(text, title, pages, signal).finally(() => this.line.leave());
+  }
+
+  private post(text: string, title: string, pages: PageSize[], signal: CancelSignal | undefined): Promise<Rendered> {
     const worker = this.start();
     const id = ++this.nextId;
     const job: RenderJob = { id, text, title, pages };
     return new Promise<Rendered>((resolve, reject) => {
+      // The client left while the worker has the job: it is dropped there before its next page.
       const drop = () => {
         if (!this.pending.delete(id)) return;
         if (this.pending.size === 0) this.worker?.unref();
         this.worker?.postMessage({ cancel: id } satisfies RenderCancel);
         reject(signal?.reason);
       };
-      const settle =
+      const settled =
         <T>(done: (value: T) => void) =>
         (value: T) => {
           signal?.removeEventListener('abort', drop);
           done(value);
         };
-      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      signal?.addEventListener('abort', drop, { once: true });
+      this.pending.set(id, { resolve: settled(resolve), reject: settled(reject) });
+      signal?.addEventListener('abort', drop);
       worker.ref();
       worker.postMessage(job);
     });
@@ -50,7 +89,9 @@ export class ArtifactRenderer {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    this.fail(new Error('the artifact renderer was closed'));
+    const closed = new Error('the artifact renderer was closed');
+    this.line.clear(closed);
+    this.fail(closed);
     await worker?.terminate();
   }
 
