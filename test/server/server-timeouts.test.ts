@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,6 +86,22 @@ describe('server timeouts', () => {
   });
 });
 
+/** A streamed chat call over a real socket, its response handed to `onResponse`. */
+function streamChat(port: number, onError: (err: Error) => void, onResponse: (res: IncomingMessage) => void): void {
+  const req = request(
+    {
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/paas/v4/chat/completions',
+      headers: { authorization: `Bearer ${t!.key}`, 'content-type': 'application/json' },
+    },
+    onResponse,
+  );
+  req.on('error', onError);
+  req.end(JSON.stringify({ model: 'gen-4.6', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+}
+
 describe('a stream whose client stopped reading (server.stream_stall_seconds)', () => {
   it('is closed, and its upstream stream with it', async () => {
     // Deltas of 16 KB as fast as the upstream can: the client's socket fills within a second.
@@ -95,22 +111,11 @@ describe('a stream whose client stopped reading (server.stream_stall_seconds)', 
     );
     const connections = () => new Promise<number>((resolve) => t!.app.server.getConnections((_err, n) => resolve(n)));
     const status = new Promise<number>((resolve, reject) => {
-      const req = request(
-        {
-          port,
-          host: '127.0.0.1',
-          method: 'POST',
-          path: '/paas/v4/chat/completions',
-          headers: { authorization: `Bearer ${t!.key}`, 'content-type': 'application/json' },
-        },
-        (res) => {
-          res.pause(); // never read
-          res.on('error', () => undefined);
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify({ model: 'gen-4.6', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+      streamChat(port, reject, (res) => {
+        res.pause(); // never read
+        res.on('error', () => undefined);
+        resolve(res.statusCode ?? 0);
+      });
     });
     expect(await status).toBe(200);
     await expect.poll(() => upstream!.open, { timeout: 5000 }).toBe(1);
@@ -124,26 +129,15 @@ describe('a stream whose client stopped reading (server.stream_stall_seconds)', 
   it('a client that reads slowly but keeps reading gets the whole stream', async () => {
     const port = await serving({ stream_stall_seconds: 1 }, { chunks: 20, delayMs: 20 });
     const text = await new Promise<string>((resolve, reject) => {
-      const req = request(
-        {
-          port,
-          host: '127.0.0.1',
-          method: 'POST',
-          path: '/paas/v4/chat/completions',
-          headers: { authorization: `Bearer ${t!.key}`, 'content-type': 'application/json' },
-        },
-        (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => {
-            body += d.toString();
-            res.pause();
-            setTimeout(() => res.resume(), 100);
-          });
-          res.on('end', () => resolve(body));
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify({ model: 'gen-4.6', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+      streamChat(port, reject, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => {
+          body += d.toString();
+          res.pause();
+          setTimeout(() => res.resume(), 100);
+        });
+        res.on('end', () => resolve(body));
+      });
     });
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });

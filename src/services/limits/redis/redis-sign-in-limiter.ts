@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { upstreamFailure } from '../../../errors/errors.js';
 import {
   type FailureCount,
@@ -7,6 +7,7 @@ import {
   WINDOW_MS,
   waitSeconds,
 } from '../../accounts/sign-in-limiter.js';
+import { limitsConnection, whenReady } from './redis-connection.js';
 
 export interface RedisSignInLimiterOptions {
   url: string;
@@ -41,28 +42,14 @@ export class RedisSignInLimiter implements SignInLimiter {
 
   constructor(private readonly options: RedisSignInLimiterOptions) {
     this.now = options.now ?? Date.now;
-    this.redis = new Redis(options.url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.timeoutMs,
-      retryStrategy: (times) => Math.min(times * 100, 1000),
-    }) as SignInRedis;
-    this.redis.on('error', (err) => options.onError(err, 'redis connection'));
+    this.redis = limitsConnection(options.url, options.timeoutMs, (err) =>
+      options.onError(err, 'redis connection'),
+    ) as SignInRedis;
     this.redis.defineCommand('gpSignInFail', { lua: FAIL });
   }
 
   ready(ms: number): Promise<boolean> {
-    if (this.redis.status === 'ready') return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), ms);
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        this.redis.off('ready', onReady);
-        resolve(ok);
-      };
-      const onReady = () => done(true);
-      this.redis.on('ready', onReady);
-    });
+    return whenReady(this.redis, ms);
   }
 
   async retryAfter(subjects: readonly Subject[]): Promise<number> {
