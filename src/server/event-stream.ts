@@ -98,13 +98,6 @@ interface ReadyEvents {
   takeReady(): string | undefined;
 }
 
-/**
- * Sends `events`, each the JSON text of one event, as server-sent events: each one `data: <json>`
- * and a blank line, then
- * `data: [DONE]`. The first event is awaited before the 200 status is written, so a failure that
- * comes first is still answered as an ordinary JSON error. Honours backpressure; stops pulling
- * events when the client goes away, or when it has not read for `server.stream_stall_seconds`.
- */
 /** `server.stream_stall_seconds`, for apps that do not set it (tests that build a bare Fastify). */
 const DEFAULT_STALL_MS = 60_000;
 
@@ -115,6 +108,13 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Sends `events`, each the JSON text of one event, as server-sent events: each one `data: <json>`
+ * and a blank line, then
+ * `data: [DONE]`. The first event is awaited before the 200 status is written, so a failure that
+ * comes first is still answered as an ordinary JSON error. Honours backpressure; stops pulling
+ * events when the client goes away, or when it has not read for `server.stream_stall_seconds`.
+ */
 export async function sendEventStream(reply: FastifyReply, events: AsyncIterable<string>): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
   const offered = iterator as AsyncIterator<string> & Partial<ReadyEvents>;
