@@ -75,10 +75,7 @@ function ensureRoom(room: Room, added: number, what: string): void {
   if (room.base + added > room.chars) throw promptTooLong(room.base + added, room.maxContext, room.bounds, what);
 }
 
-/**
- * The templates' caps (1214) and, where the question alone already overflows the context, the
- * 1261: all before any search runs.
- */
+/** The templates' length and placeholder caps (1214 naming the tool's field), before any search runs. */
 export function checkSearchTemplates(body: ChatCompletionBody, bounds: PromptBounds): void {
   body.tools?.forEach((tool, i) => {
     if (tool.type === 'retrieval' && tool.retrieval.prompt_template !== undefined) {
