@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AgentBody } from '../src/api/agents.js';
 import type { ChatEngine, ChatRequest } from '../src/engines/chat/types.js';
 import { AgentService } from '../src/services/agents/agent-service.js';
-import { entriesIn, parseGlossary } from '../src/services/agents/glossary.js';
+import { parseGlossary } from '../src/services/agents/glossary.js';
 import { writeTestModels } from '../src/test-models/write-test-models.js';
 import { startBenchApp } from './gateway/app.js';
 import { type BenchRow, benchRow } from './types.js';
@@ -118,7 +118,7 @@ export async function run(): Promise<BenchRow[]> {
         let text = '';
         for await (const piece of run.pieces) text += piece;
         calls += run.usage.totalCalls;
-        for (const e of entriesIn(parseGlossary(c.glossary), c.text)) {
+        for (const e of parseGlossary(c.glossary).entriesIn(c.text)) {
           applicable++;
           if (text.toLocaleLowerCase().includes(e.target.toLocaleLowerCase())) kept++;
         }

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { Config } from '../config/schema.js';
 import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { consoleRoutes } from '../routes/console/index.js';
@@ -17,6 +18,18 @@ import { apiScope } from './api-scope.js';
 import '../server/request-state.js';
 import { invalidRequest, malformedRequest } from '../errors/errors.js';
 
+/**
+ * Fastify's own hop count trusts nothing (it cannot vouch for the peer): a configured count is
+ * the operator's statement that every connection comes through that many proxies, so the first
+ * `hops` addresses from the socket back are proxies.
+ */
+function trustProxy(
+  setting: Config['server']['trust_proxy'],
+): false | string[] | ((addr: string, i: number) => boolean) {
+  if (typeof setting === 'number') return (_addr, i) => i < setting;
+  return setting;
+}
+
 export interface BuildAppOptions {
   services: PlatformServices;
   /** The process's logger; none in tests. */
@@ -29,7 +42,16 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: config.server.body_limit,
-    trustProxy: config.server.trust_proxy,
+    // A slow or silent client cannot hold a connection: headers, whole request, idle keep-alive
+    // and idle connection each have a limit (Node checks them every `connectionsCheckingInterval`).
+    requestTimeout: config.server.request_timeout_seconds * 1000,
+    keepAliveTimeout: config.server.keep_alive_timeout_seconds * 1000,
+    connectionTimeout: config.server.idle_timeout_seconds * 1000,
+    http: {
+      headersTimeout: Math.min(config.server.headers_timeout_seconds, config.server.request_timeout_seconds) * 1000,
+      connectionsCheckingInterval: Math.min(5000, config.server.headers_timeout_seconds * 1000),
+    },
+    trustProxy: trustProxy(config.server.trust_proxy),
     genReqId: () => newPlatformId(),
     // Fastify's two lines per request are replaced by one, only when `log.requests` (observability.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -57,6 +79,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
       },
     },
   });
+  app.decorate('streamStallMs', config.server.stream_stall_seconds * 1000);
   app.decorateRequest('apiKey', undefined);
   app.decorateRequest('usage', null as never);
   app.decorateRequest('cancel', undefined);

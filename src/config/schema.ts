@@ -1,5 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
 import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
+import { SERVER_TIMEOUTS, TrustProxySchema } from './server-schema.js';
 
 /**
  * The one configuration schema. Every key has its default here; docs/configuration.md is checked
@@ -49,7 +51,8 @@ export const ConfigSchema = Type.Object(
         public_url: Type.Optional(
           Type.String({ minLength: 1, description: 'Base URL that clients reach this server at, used in file URLs.' }),
         ),
-        trust_proxy: Type.Boolean({ default: false, description: 'Trust `X-Forwarded-*` headers.' }),
+        trust_proxy: TrustProxySchema,
+        ...SERVER_TIMEOUTS,
       },
       { additionalProperties: false, default: {} },
     ),
@@ -167,7 +170,26 @@ export const ConfigSchema = Type.Object(
         sign_in_attempts: Type.Integer({
           default: 10,
           minimum: 1,
-          description: 'Failed sign-ins allowed per account in 15 minutes (per client address: five times as many).',
+          description:
+            'Failed sign-ins per account and client address before each further attempt must wait, doubling from 1 s up to `sign_in_max_delay_seconds` (per address, and per account from all addresses: five times as many); counts are forgotten after 15 minutes without a failure. Never a lockout. In Redis when `redis.url` is set.',
+        }),
+        sign_in_max_delay_seconds: Type.Integer({
+          default: 60,
+          minimum: 1,
+          maximum: 3600,
+          description:
+            'The longest wait between two sign-in attempts of a subject that keeps failing (429, `Retry-After`).',
+        }),
+        hash_concurrency: Type.Integer({
+          default: 2,
+          minimum: 1,
+          maximum: 64,
+          description: 'Password hashes (scrypt, 64 MiB each) computed at once.',
+        }),
+        hash_queue: Type.Integer({
+          default: 64,
+          minimum: 0,
+          description: 'Sign-ins that may wait for a hash; past it: 503, code 1305, `Retry-After: 1`.',
         }),
       },
       { additionalProperties: false, default: {} },
@@ -265,6 +287,8 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    tokenizer: TokenizerConfigSchema,
+    chat: ChatConfigSchema,
     images: ImagesConfigSchema,
     safety: SafetyConfigSchema,
     search: Type.Object(
@@ -322,6 +346,31 @@ export const ConfigSchema = Type.Object(
               default: true,
               description:
                 'When a glossary target term is missing from a piece’s translation, make one more call asking for it (counted in `usage.total_calls`).',
+            }),
+            max_glossary_entries: Type.Integer({
+              minimum: 0,
+              default: 2000,
+              description: 'Entries one `custom_variables.glossary` may have; more: 1214 naming the line past it.',
+            }),
+            max_glossary_bytes: Type.Integer({
+              minimum: 0,
+              default: 128 * 1024,
+              description: 'Bytes (UTF-8) one `custom_variables.glossary` may have; more: 1214.',
+            }),
+            artifact_max_pages: Type.Integer({
+              minimum: 0,
+              default: 50,
+              description: 'Page images (`custom_variables.pages`) one conversation retrieval may ask for; more: 1214.',
+            }),
+            artifact_max_page_pixels: Type.Integer({
+              minimum: 1,
+              default: 25_000_000,
+              description: 'Pixels (width × height) of one page image; more: 1214 naming the page.',
+            }),
+            artifact_max_pixels: Type.Integer({
+              minimum: 1,
+              default: 50_000_000,
+              description: 'Pixels of all the page images one conversation retrieval asks for together; more: 1214.',
             }),
             piece_tokens: Type.Integer({
               minimum: 0,

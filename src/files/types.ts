@@ -19,6 +19,12 @@ export interface PutFileOptions {
   contentType: string;
   /** Lifetime from now; default the store's configured lifetime. */
   ttlMs?: number;
+  /**
+   * Store under this id rather than a new random one, replacing a file of that id: for content
+   * that has a stable name (e.g. a conversation's artifacts). The caller vouches that it is as
+   * unguessable as a random id (an HMAC under a server secret), and that `isFileId` accepts it.
+   */
+  id?: string;
 }
 
 export interface FileStore {

@@ -28,12 +28,22 @@ const decoderFor = (encoding: string): Transform | undefined => {
   }
 };
 
+/** How far `enough` is asked: a header that needs more than this is read to the end instead. */
+const HEAD_LIMIT = 256 * 1024;
+
 /**
  * Reads a body into memory up to `limit` bytes after decompression (a small gzip can expand to
  * gigabytes), and destroys the source as soon as the limit is passed, so memory stays bounded
- * whatever the server sends.
+ * whatever the server sends. With `enough`, reading stops (and the source is destroyed) as soon as
+ * the bytes so far tell the caller what it needs, e.g. a file's format from its first bytes; it is
+ * asked while the body is under 256 KB.
  */
-export async function readBounded(body: Readable, contentEncoding: string, limit: number): Promise<Buffer> {
+export async function readBounded(
+  body: Readable,
+  contentEncoding: string,
+  limit: number,
+  enough?: (head: Buffer) => boolean,
+): Promise<Buffer> {
   const decoder = decoderFor(contentEncoding.trim().toLowerCase());
   const source: Readable = decoder ? body.pipe(decoder) : body;
   if (decoder) body.on('error', (error) => decoder.destroy(error));
@@ -45,6 +55,7 @@ export async function readBounded(body: Readable, contentEncoding: string, limit
       total += buffer.length;
       if (total > limit) throw new TooLargeError(limit);
       chunks.push(buffer);
+      if (enough !== undefined && total <= HEAD_LIMIT && enough(Buffer.concat(chunks, total))) break;
     }
   } finally {
     if (!body.destroyed) body.destroy();

@@ -13,9 +13,10 @@ export const tokenizer = defineOperation<TokenizerBody>({
   rules(body) {
     checkMessageList(body.messages, { assistantNeedsContent: false });
   },
-  async handle({ body, services, identity, request }) {
+  async handle(ctx) {
+    const { body, services, identity, request } = ctx;
     if (!services.tokenizer) throw modelNotConfigured(`Model ${body.model}`, `models.${body.model}`);
-    const reply = await services.tokenizer.count(body, identity);
+    const reply = await services.tokenizer.count(body, identity, ctx.signal);
     request.usage.promptTokens = reply.usage.total_tokens;
     return reply;
   },

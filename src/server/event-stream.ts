@@ -34,15 +34,19 @@ class CoalescingWriter {
     return !this.res.writableNeedDrain;
   }
 
-  drained(): Promise<void> {
+  /** Resolves true once the socket takes more, false when it has not for `stallMs` (the client stopped reading). */
+  drained(stallMs: number): Promise<boolean> {
     this.send();
-    if (!this.res.writableNeedDrain) return Promise.resolve();
+    if (!this.res.writableNeedDrain) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const done = () => {
+      const done = () => settle(true);
+      const settle = (ok: boolean) => {
+        clearTimeout(timer);
         this.res.off('drain', done);
         this.res.off('close', done);
-        resolve();
+        resolve(ok);
       };
+      const timer = setTimeout(settle, stallMs, false);
       this.res.on('drain', done);
       this.res.on('close', done);
     });
@@ -94,12 +98,22 @@ interface ReadyEvents {
   takeReady(): string | undefined;
 }
 
+/** `server.stream_stall_seconds`, for apps that do not set it (tests that build a bare Fastify). */
+const DEFAULT_STALL_MS = 60_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How long a stream may wait for its client to read before it is closed (`server.stream_stall_seconds`). */
+    streamStallMs?: number;
+  }
+}
+
 /**
  * Sends `events`, each the JSON text of one event, as server-sent events: each one `data: <json>`
  * and a blank line, then
  * `data: [DONE]`. The first event is awaited before the 200 status is written, so a failure that
  * comes first is still answered as an ordinary JSON error. Honours backpressure; stops pulling
- * events when the client goes away.
+ * events when the client goes away, or when it has not read for `server.stream_stall_seconds`.
  */
 export async function sendEventStream(reply: FastifyReply, events: AsyncIterable<string>): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
@@ -118,7 +132,14 @@ export async function sendEventStream(reply: FastifyReply, events: AsyncIterable
       if (ready !== undefined) {
         for (let more = ready.takeReady(); more !== undefined; more = ready.takeReady()) text += `data: ${more}\n\n`;
       }
-      if (!out.write(text)) await out.drained();
+      if (!out.write(text) && !(await out.drained(reply.server.streamStallMs ?? DEFAULT_STALL_MS))) {
+        // The client has stopped reading: close the stream, which cancels its work (track-request.ts),
+        // with a reset, so the kernel drops what it still holds for the client rather than keeping it.
+        const socket = reply.raw.socket;
+        if (socket !== null && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+        reply.raw.destroy();
+        return;
+      }
       next = await iterator.next();
     }
     if (!reply.raw.destroyed) out.end('data: [DONE]\n\n');

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -7,15 +8,17 @@ import { openFileStore } from '../files/open-file-store.js';
 import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
 import { AccountService } from './accounts/account-service.js';
+import { HashGate } from './accounts/hash-gate.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
+import { MediaUrlGuard } from './chat/media-url-guard.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { KeyService } from './keys/key-service.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
 import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
-import { openLimiter } from './limits/open-limiter.js';
+import { openLimiter, openSignInLimiter } from './limits/open-limiter.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
 import { readerOptions } from './reader-options.js';
@@ -38,7 +41,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const deployments = resolveDeployments(config, CHAT_ENGINES);
   checkImageDeployments(config);
   checkAgentsConfig(config.agents);
-  const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
+  const serverKey = loadServerKey(config.security.secret_key, config.data_dir);
+  const box = new SecretBox(serverKey);
   const store = await openStore(config);
   const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
   const log = options.log ?? quietLog;
@@ -46,6 +50,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     onError: (err, n) => log.error({ err }, `${n} usage records were not written`),
   });
   const limiter = await openLimiter(config, { store, log, pending: (id, since) => usage.pending(id, since) });
+  const signInLimiter = await openSignInLimiter(config, log);
   const context = engineContext(config, log, availableParallelism(), options.configDir ?? path.resolve('.'));
   const engines = new EngineDirectory(deployments, context);
   const reader = createReaderService(readerOptions(config.reader, store));
@@ -54,8 +59,23 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const safety = openSafetyService(config, engines, log);
   const imaging = await openImageService(config, { store, files, safety, log, configDir: context.configDir });
-  const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
-  const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation);
+  const chat =
+    deployments.size > 0
+      ? new ChatService(
+          engines,
+          search,
+          {
+            templateMaxChars: config.chat.template_max_chars,
+            templateMaxPlaceholders: config.chat.template_max_placeholders,
+            maxCharsPerToken: config.chat.max_chars_per_token,
+          },
+          new MediaUrlGuard({ allowHosts: config.reader.allow_hosts }),
+        )
+      : undefined;
+  // Artifacts are named by an HMAC under a key of their own, derived from the server key: the same
+  // in every process (several share the file store), never the server key itself.
+  const artifactKey = createHmac('sha256', serverKey).update('gen-platform conversation artifacts').digest();
+  const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation, artifactKey);
   return {
     config,
     reader,
@@ -68,13 +88,22 @@ export async function createServices(config: Config, options: ServiceOptions = {
       keys,
       sessionMs: config.console.session_hours * 3_600_000,
       signInAttempts: config.console.sign_in_attempts,
+      signInLimiter,
+      hashGate: new HashGate(config.console.hash_concurrency, config.console.hash_queue),
       configuredAdmin: config.security.admin_key !== undefined,
     }),
     keyAccess: new KeyAccess(store, keys, usage, config.limits),
     limiter,
     usage,
     chat,
-    tokenizer: chat && new TokenizerService(chat, { allowHosts: config.reader.allow_hosts }),
+    tokenizer:
+      chat &&
+      new TokenizerService(chat, {
+        allowHosts: config.reader.allow_hosts,
+        maxFiles: config.tokenizer.max_file_items,
+        maxFetchBytes: config.tokenizer.media_max_bytes,
+        deadlineSeconds: config.tokenizer.media_deadline_seconds,
+      }),
     engines,
     shutdown: new ShutdownHooks(),
     safety,
@@ -90,6 +119,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         search.close(),
         usage.flush(),
         limiter.close(),
+        signInLimiter.close(),
         agents.close(),
       ]);
       await store.close();

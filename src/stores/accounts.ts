@@ -47,6 +47,11 @@ export interface AccountStore {
   listAccounts(): Promise<AccountRecord[]>;
   /** Replaces the password hash and ends the account's sessions except `keepSession`; false when no such account. */
   setPasswordHash(id: string, passwordHash: string, keepSession?: string): Promise<boolean>;
+  /**
+   * Replaces the hash of the same password made with older parameters, sessions untouched; only
+   * while the stored hash is still `previous` (a password changed meanwhile wins). False otherwise.
+   */
+  upgradePasswordHash(id: string, previous: string, passwordHash: string): Promise<boolean>;
   /** Marks the account disabled and ends its sessions; false when no such account. */
   disableAccount(id: string, at: number): Promise<boolean>;
 

@@ -49,6 +49,8 @@ describe('loadConfig', () => {
     ['models:\n  gen-4.6:\n    deployments: []\n', /models\.gen-4\.6\.deployments/],
     ['log:\n  level: loud\n', /log\.level/],
     ['nonsense_key: 1\n', /nonsense_key|root/],
+    ['server:\n  trust_proxy: true\n', /server\.trust_proxy.*`true` \(every hop\) is refused/],
+    ['server:\n  trust_proxy: [not-an-address]\n', /server\.trust_proxy/],
   ])('refuses %j naming the key', (yaml, pattern) => {
     const cwd = dirWith({ 'gen-platform.yaml': yaml });
     expect(() => loadConfig({ cwd, env: {} })).toThrow(ConfigError);

@@ -111,6 +111,25 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
       expect(await s.setPasswordHash('nope', 'x')).toBe(false);
     });
 
+    it('upgrades a hash in place only while it is the one read, sessions untouched', async () => {
+      await s.createSession({
+        idHash: 'u1',
+        accountId: 'acc2',
+        adminKeyId: undefined,
+        csrfToken: 'c',
+        createdAt: 10,
+        expiresAt: 1e12,
+      });
+      const old = (await s.getAccount('acc2'))!.passwordHash;
+      expect(await s.upgradePasswordHash('acc2', old, 'scrypt$upgraded')).toBe(true);
+      expect((await s.getAccount('acc2'))?.passwordHash).toBe('scrypt$upgraded');
+      expect(await s.getSession('u1', 20)).toBeDefined();
+      // The password changed meanwhile: the stale upgrade does nothing.
+      expect(await s.upgradePasswordHash('acc2', old, 'scrypt$stale')).toBe(false);
+      expect((await s.getAccount('acc2'))?.passwordHash).toBe('scrypt$upgraded');
+      expect(await s.upgradePasswordHash('nope', 'a', 'b')).toBe(false);
+    });
+
     it('disabling an account keeps the first time and ends its sessions only', async () => {
       await s.createSession({
         idHash: 'h3',

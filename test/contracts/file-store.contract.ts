@@ -31,6 +31,15 @@ export function runFileStoreContract(label: string, setup: () => Promise<FileSto
       expect(got?.file).toEqual(file);
     });
 
+    it('stores under a caller-chosen id, replacing what was there', async () => {
+      const id = 'chosen_id-0123456789abcdefABCD';
+      const first = await f.files.put(Buffer.from('one'), { contentType: 'text/plain', id });
+      expect(first.id).toBe(id);
+      await f.files.put(Buffer.from('two'), { contentType: 'text/plain', id });
+      expect((await f.reopen().get(id, Date.now()))?.bytes.toString()).toBe('two');
+      await expect(f.files.put(Buffer.from('x'), { contentType: 'text/plain', id: '../x' })).rejects.toThrow();
+    });
+
     it('never gives two files one id', async () => {
       const ids = new Set<string>();
       for (let i = 0; i < 50; i++) ids.add((await f.files.put(Buffer.from([i]), { contentType: 'text/plain' })).id);

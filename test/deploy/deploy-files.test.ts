@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,5 +133,21 @@ describe('deploy/upstream-fleet.yaml', () => {
     expect(() => checkConfig(text)).not.toThrow();
     const models = (parseYaml(text) as { models: Record<string, { deployments: unknown[] }> }).models;
     expect(models['gen-4.6']!.deployments.length).toBeGreaterThan(1);
+  });
+});
+
+describe('shipped examples trust only configured proxy hops', () => {
+  it('no file under deploy/ or docs/, nor the README, sets trust_proxy: true', () => {
+    const files: string[] = ['README.md'];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(path.join(ROOT, dir))) {
+        const rel = path.join(dir, name);
+        if (statSync(path.join(ROOT, rel)).isDirectory()) walk(rel);
+        else files.push(rel);
+      }
+    };
+    walk('deploy');
+    walk('docs');
+    for (const file of files) expect(read(file), file).not.toMatch(/trust_?proxy["']?\s*[:=]\s*true/i);
   });
 });

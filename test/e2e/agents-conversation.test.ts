@@ -139,6 +139,25 @@ describe('POST /v1/agents/conversation', () => {
     expect(String(res.body['message'])).toContain('custom_variables.pages[0]');
   });
 
+  it('a repeat retrieval with the same options returns the same files', async () => {
+    await storedConversation('repeat-1', MULTI);
+    const options = { include_pdf: true, pages: [{ position: 1, width: 120, height: 170 }] };
+    const first = await conversation('repeat-1', options);
+    const second = await conversation('repeat-1', options);
+    expect(first.status).toBe(200);
+    expect(items(second.body)).toEqual(items(first.body));
+    const other = await conversation('repeat-1', { include_pdf: true });
+    expect(items(other.body)[0]!.file_url).not.toBe(items(first.body)[0]!.file_url);
+  });
+
+  it('refuses pages whose pixels together pass artifact_max_pixels (1214), before rendering', async () => {
+    await storedConversation('pixels-1', 'x');
+    const pages = Array.from({ length: 3 }, () => ({ position: 1, width: 5000, height: 4000 }));
+    const res = await conversation('pixels-1', { pages });
+    expect(res.status).toBe(400);
+    expect(String(res.body['message'])).toContain('agents.general_translation.artifact_max_pixels');
+  });
+
   it("another key's conversation and an unknown one are 404 1233", async () => {
     const run = await app.t.post('/v1/agents', agentBody());
     const id = (run.body as unknown as AgentReply).conversation_id;

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 export interface SlowUpstreamOptions {
   chunks?: number;
   delayMs?: number;
+  /** The text of each content delta; default `word `. */
+  word?: string;
 }
 
 export interface SlowUpstream {
@@ -11,6 +13,10 @@ export interface SlowUpstream {
   baseUrl: string;
   /** Streams being written right now. */
   readonly open: number;
+  /** Answers (streamed or not) whose client went away before they were complete. */
+  readonly aborted: number;
+  /** Chat calls received so far. */
+  readonly requests: number;
   close(): Promise<void>;
 }
 
@@ -22,13 +28,17 @@ export interface SlowUpstream {
 export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Promise<SlowUpstream> {
   const chunks = options.chunks ?? 20;
   const delayMs = options.delayMs ?? 50;
+  const word = options.word ?? 'word ';
   let open = 0;
+  let aborted = 0;
+  let requests = 0;
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"object":"list","data":[{"id":"stand-in","object":"model"}]}');
       return;
     }
+    requests++;
     let raw = '';
     req.on('data', (c: Buffer) => {
       raw += c.toString();
@@ -37,6 +47,9 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
       const body = JSON.parse(raw || '{}') as { stream?: boolean; stream_options?: { include_usage?: boolean } };
       const base = { id: 'chatcmpl-standin', created: Math.floor(Date.now() / 1000), model: 'stand-in' };
       const usage = { prompt_tokens: 5, completion_tokens: chunks, total_tokens: 5 + chunks };
+      res.on('close', () => {
+        if (!res.writableFinished) aborted++;
+      });
       if (!body.stream) {
         setTimeout(() => {
           const message = { role: 'assistant', content: 'word '.repeat(chunks) };
@@ -65,7 +78,7 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
       const timer = setInterval(() => {
         if (sent < chunks) {
           sent++;
-          event(chunk({ content: 'word ' }, null));
+          event(chunk({ content: word }, null));
           return;
         }
         clearInterval(timer);
@@ -86,6 +99,12 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
     baseUrl: `http://127.0.0.1:${port}/v1`,
     get open() {
       return open;
+    },
+    get aborted() {
+      return aborted;
+    },
+    get requests() {
+      return requests;
     },
     close: () =>
       new Promise<void>((resolve) => {

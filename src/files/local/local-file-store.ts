@@ -23,7 +23,8 @@ export class LocalFileStore implements FileStore {
   }
 
   async put(bytes: Uint8Array, options: PutFileOptions): Promise<StoredFile> {
-    const id = newFileId();
+    const id = options.id ?? newFileId();
+    if (!isFileId(id)) throw new Error('a file id must be 22 to 64 URL-safe characters');
     const now = Date.now();
     const file: StoredFile = {
       id,

@@ -3,13 +3,22 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export const COOKIE_NAME = 'gp_console';
 export const CSRF_HEADER = 'x-csrf-token';
 
-/** The session token from the request's cookies, if any. */
+/** Longer than any token this server sets (43 characters): such a cookie is no session, whatever it holds. */
+const MAX_TOKEN_LENGTH = 256;
+
+/**
+ * The session token from the request's cookies, if any. The server's tokens are base64url, so a
+ * value that is not (a broken %-escape, quotes, an oversized value) is simply no session: the
+ * request is then answered as signed out, never with an error of its own.
+ */
 export function sessionToken(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie;
-  if (!header) return undefined;
+  if (typeof header !== 'string' || header === '') return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === COOKIE_NAME) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq <= 0 || part.slice(0, eq).trim() !== COOKIE_NAME) continue;
+    const value = part.slice(eq + 1).trim();
+    return value.length > 0 && value.length <= MAX_TOKEN_LENGTH && /^[A-Za-z0-9_-]+$/.test(value) ? value : undefined;
   }
   return undefined;
 }

@@ -11,15 +11,21 @@ import {
 import type { AccountRecord, SessionRecord } from '../../stores/accounts.js';
 import type { Store } from '../../stores/types.js';
 import type { KeyService } from '../keys/key-service.js';
-import { hashPassword, newPassword, verifyPassword } from './passwords.js';
+import { HashGate } from './hash-gate.js';
+import { hashPassword, needsRehash, newPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
-import { SignInLimiter, type Subject } from './sign-in-limiter.js';
+import { MemorySignInLimiter, type SignInLimiter, type Subject } from './sign-in-limiter.js';
 
 export interface AccountServiceOptions {
   store: Store;
   keys: KeyService;
   sessionMs: number;
+  /** Failed sign-ins per account and address before attempts slow down (`console.sign_in_attempts`). */
   signInAttempts: number;
+  /** Where failures are counted; default in process, with a 60 s ceiling. */
+  signInLimiter?: SignInLimiter;
+  /** Password hashes at once and waiting (`console.hash_concurrency`, `console.hash_queue`). */
+  hashGate?: HashGate;
   /** Whether an admin key is configured (its sessions carry the key id `admin`). */
   configuredAdmin?: boolean;
   now?: () => number;
@@ -44,6 +50,7 @@ export class AccountService {
   private readonly keys: KeyService;
   private readonly sessionMs: number;
   private readonly limiter: SignInLimiter;
+  private readonly gate: HashGate;
   private readonly attempts: number;
   private readonly configuredAdmin: boolean;
   private readonly now: () => number;
@@ -55,7 +62,8 @@ export class AccountService {
     this.keys = options.keys;
     this.sessionMs = options.sessionMs;
     this.now = options.now ?? Date.now;
-    this.limiter = new SignInLimiter(this.now);
+    this.limiter = options.signInLimiter ?? new MemorySignInLimiter(60_000, this.now);
+    this.gate = options.hashGate ?? new HashGate(2, 64);
     this.attempts = options.signInAttempts;
     this.configuredAdmin = options.configuredAdmin ?? false;
   }
@@ -71,7 +79,7 @@ export class AccountService {
       id: randomUUID().replaceAll('-', ''),
       name: input.name.trim(),
       email,
-      passwordHash: await hashPassword(password),
+      passwordHash: await this.gate.run(() => hashPassword(password)),
       createdAt: this.now(),
       disabledAt: undefined,
     };
@@ -105,44 +113,59 @@ export class AccountService {
   async changePassword(active: ActiveSession, current: string, next: string): Promise<void> {
     if (active.principal.kind !== 'account') throw forbidden('The admin signs in with the admin key, not a password');
     const { account } = active.principal;
-    const subjects = [{ key: `email:${account.email}`, allowed: this.attempts }];
-    this.checkLimit(subjects);
-    if (!(await verifyPassword(current, account.passwordHash))) {
-      this.limiter.fail(subjects);
+    const subjects = [{ key: `account:${account.email}`, free: this.attempts }];
+    await this.checkLimit(subjects);
+    if (!(await this.gate.run(() => verifyPassword(current, account.passwordHash)))) {
+      await this.limiter.fail(subjects);
       throw invalidRequest("Invalid current_password: it is not the account's password");
     }
-    await this.store.accounts.setPasswordHash(account.id, await hashPassword(next), active.session.idHash);
+    const hash = await this.gate.run(() => hashPassword(next));
+    await this.store.accounts.setPasswordHash(account.id, hash, active.session.idHash);
   }
 
   async signInAdmin(adminKey: string, client: string): Promise<OpenSession> {
     const subjects = [this.address(client)];
-    this.checkLimit(subjects);
+    await this.checkLimit(subjects);
     // A refused key is a failed sign-in; anything else (the store is down) is not the user's fault.
     const key = await this.keys.authenticate(`Bearer ${adminKey}`).catch((err: unknown) => {
       if (err instanceof ApiError) return undefined;
       throw err;
     });
     if (key?.role !== 'admin') {
-      this.limiter.fail(subjects);
+      await this.limiter.fail(subjects);
       throw authenticationFailed('Sign-in failed: that is not an admin key');
     }
-    this.limiter.succeed(subjects);
     return this.openSession(undefined, key.id);
   }
 
+  /**
+   * Counted per address, per account from every address, and per account and address: a guesser
+   * is slowed down on each, the holder signing in from their own address only by the account's
+   * count, which allows five times as many failures. Never a lockout (sign-in-limiter.ts).
+   */
   async signInAccount(emailInput: string, password: string, client: string): Promise<OpenSession> {
     const email = emailInput.trim().toLowerCase();
-    const subjects = [this.address(client), { key: `email:${email}`, allowed: this.attempts }];
-    this.checkLimit(subjects);
-    const account = await this.store.accounts.findAccountByEmail(email);
-    const ok = await verifyPassword(password, account?.passwordHash ?? (await this.decoyHash()));
-    if (!account || !ok) {
-      this.limiter.fail(subjects);
+    const account = { key: `account:${email}`, free: this.attempts * 5 };
+    const pair = { key: `pair:${email}|${client}`, free: this.attempts };
+    const subjects = [this.address(client), account, pair];
+    await this.checkLimit(subjects);
+    const found = await this.store.accounts.findAccountByEmail(email);
+    const stored = found?.passwordHash ?? (await this.decoyHash());
+    const ok = await this.gate.run(() => verifyPassword(password, stored));
+    if (!found || !ok) {
+      await this.limiter.fail(subjects);
       throw authenticationFailed('Sign-in failed: wrong email or password');
     }
-    if (account.disabledAt !== undefined) throw keyRevoked('Sign-in failed: this account is disabled');
-    this.limiter.succeed(subjects);
-    return this.openSession(account.id, undefined);
+    if (found.disabledAt !== undefined) throw keyRevoked('Sign-in failed: this account is disabled');
+    await this.limiter.succeed([account, pair]);
+    if (needsRehash(stored)) await this.upgradeHash(found.id, stored, password);
+    return this.openSession(found.id, undefined);
+  }
+
+  /** A hash made with older parameters is replaced by one with today's, now that the password is known. */
+  private async upgradeHash(id: string, stored: string, password: string): Promise<void> {
+    const hash = await this.gate.run(() => hashPassword(password));
+    await this.store.accounts.upgradePasswordHash(id, stored, hash);
   }
 
   /** The live session behind a cookie token, with whom it acts for; undefined when none. */
@@ -178,19 +201,31 @@ export class AccountService {
   }
 
   private decoyHash(): Promise<string> {
-    if (!this.decoy) this.decoy = hashPassword(newPassword());
+    if (!this.decoy) {
+      const decoy = this.gate.run(() => hashPassword(newPassword()));
+      // A refusal (the gate was full) is not kept: the next sign-in makes it.
+      decoy.catch(() => {
+        if (this.decoy === decoy) this.decoy = undefined;
+      });
+      this.decoy = decoy;
+    }
     return this.decoy;
   }
 
   // An address may be shared (an office, a proxy), so it is allowed more failures than one account.
   private address(client: string): Subject {
-    return { key: `ip:${client}`, allowed: this.attempts * 5 };
+    return { key: `ip:${client}`, free: this.attempts * 5 };
   }
 
-  private checkLimit(subjects: Subject[]): void {
-    const wait = this.limiter.retryAfter(subjects);
+  private async checkLimit(subjects: Subject[]): Promise<void> {
+    const wait = await this.limiter.retryAfter(subjects);
     if (wait > 0)
       throw tooManyPerMinute(`Too many failed sign-ins: try again in ${wait} seconds`, { retryAfter: wait });
+  }
+
+  /** Stops the sign-in limiter (its Redis connection, when it has one). */
+  close(): Promise<void> {
+    return this.limiter.close();
   }
 
   private async openSession(accountId: string | undefined, adminKeyId: string | undefined): Promise<OpenSession> {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AgentBody } from '../../api/agents.js';
 import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
@@ -9,12 +10,7 @@ import type { ConversationRecord, ConversationStore } from '../../stores/convers
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { ChatService } from '../chat/chat-service.js';
-import {
-  type Artifact,
-  type ArtifactOptions,
-  checkArtifactOptions,
-  conversationArtifacts,
-} from './artifacts/conversation-artifacts.js';
+import { type Artifact, type ArtifactOptions, ConversationArtifacts } from './artifacts/conversation-artifacts.js';
 import { ArtifactRenderer } from './artifacts/renderer.js';
 import { detectLanguage } from './detect-language.js';
 import { languageName } from './languages.js';
@@ -56,19 +52,27 @@ export function checkAgentsConfig(config: Config['agents']): void {
 /** The `general_translation` agent: translation strategies on a chat model, and its conversations. */
 export class AgentService {
   private readonly renderer: ArtifactRenderer;
+  private readonly artifactFiles: ConversationArtifacts;
 
+  /** `secret` names the stored artifacts (see ConversationArtifacts); default: one for this process only. */
   constructor(
     private readonly chat: ChatService | undefined,
     private readonly conversations: ConversationStore,
-    private readonly files: FileStore,
+    files: FileStore,
     private readonly config: AgentsConfig,
+    secret: Buffer = randomBytes(32),
   ) {
     this.renderer = new ArtifactRenderer(config.render_queue_size);
+    this.artifactFiles = new ConversationArtifacts(files, this.renderer, secret, {
+      maxPages: config.artifact_max_pages,
+      maxPagePixels: config.artifact_max_page_pixels,
+      maxPixels: config.artifact_max_pixels,
+    });
   }
 
   /** Validates the request against the agent (1214 naming the field) before any model work. */
   check(body: AgentBody): void {
-    translationRequest(body, this.config.max_input_chars);
+    this.request(body);
   }
 
   /**
@@ -76,7 +80,7 @@ export class AgentService {
    * piece fails here, so the caller can still answer with a JSON error.
    */
   async start(body: AgentBody, identity: AgentIdentity, signal: AbortSignal): Promise<AgentRun> {
-    const req = translationRequest(body, this.config.max_input_chars);
+    const req = this.request(body);
     const engine = await this.engine();
     const sourceLang = req.sourceLang === 'auto' ? await detectLanguage(req.text) : req.sourceLang;
     const budget = this.config.piece_tokens || Math.floor(engine.capabilities.maxContext / 8);
@@ -154,20 +158,25 @@ export class AgentService {
   }
 
   /**
-   * The artifacts of the caller's conversation, stored in the file store (see conversation-artifacts.ts).
-   * Renders wait their turn key by key; one whose client leaves (`signal`) while waiting is dropped.
+   * The artifacts of the caller's conversation, stored in the file store once per conversation and
+   * options (see conversation-artifacts.ts). Renders wait their turn key by key; one whose clients
+   * have all left (`signal`) is dropped, waiting or in the worker.
    */
   async artifacts(keyId: string, id: string, options: ArtifactOptions, signal?: CancelSignal): Promise<Artifact[]> {
-    checkArtifactOptions(options);
-    return conversationArtifacts(await this.conversation(keyId, id), options, this.files, this.renderer, {
-      tenant: keyId,
-      ...(signal ? { signal } : {}),
-    });
+    this.artifactFiles.check(options);
+    return this.artifactFiles.get(await this.conversation(keyId, id), options, signal);
   }
 
   /** Stops the rendering worker, if one runs. */
   close(): Promise<void> {
     return this.renderer.close();
+  }
+
+  private request(body: AgentBody) {
+    return translationRequest(body, this.config.max_input_chars, {
+      maxEntries: this.config.max_glossary_entries,
+      maxBytes: this.config.max_glossary_bytes,
+    });
   }
 
   private async engine(): Promise<ChatEngine> {

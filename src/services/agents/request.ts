@@ -1,6 +1,6 @@
 import type { AgentBody } from '../../api/agents.js';
 import { invalidField } from '../../errors/errors.js';
-import { type GlossaryEntry, parseGlossary } from './glossary.js';
+import { type Glossary, type GlossaryLimits, parseGlossary } from './glossary.js';
 import { languageCode } from './languages.js';
 import { STRATEGIES } from './strategies/index.js';
 import type { Strategy } from './task.js';
@@ -13,7 +13,7 @@ export interface TranslationRequest {
   targetLang: string;
   strategy: Strategy;
   glossaryText: string;
-  glossary: GlossaryEntry[];
+  glossary: Glossary;
   suggestion: string | undefined;
   reasonLang: 'from' | 'to';
 }
@@ -25,7 +25,11 @@ const textOf = (content: AgentBody['messages'][number]['content']): string =>
  * The request's meaning, or a 1214 naming the field: the text is the last user message (a string,
  * or its text parts joined as paragraphs); system messages add instructions, like a suggestion.
  */
-export function translationRequest(body: AgentBody, maxChars: number): TranslationRequest {
+export function translationRequest(
+  body: AgentBody,
+  maxChars: number,
+  glossaryLimits?: GlossaryLimits,
+): TranslationRequest {
   const vars = body.custom_variables ?? {};
   const i = body.messages.findLastIndex((m) => m.role === 'user');
   const text = i < 0 ? '' : textOf(body.messages[i]!.content).trim();
@@ -61,7 +65,7 @@ export function translationRequest(body: AgentBody, maxChars: number): Translati
     targetLang,
     strategy,
     glossaryText: vars.glossary ?? '',
-    glossary: parseGlossary(vars.glossary),
+    glossary: parseGlossary(vars.glossary, glossaryLimits),
     suggestion: instructions.length > 0 ? instructions.join('\n') : undefined,
     reasonLang: vars.strategy_config?.cot?.reason_lang ?? 'to',
   };

@@ -1,4 +1,4 @@
-import { entriesIn, type GlossaryEntry, glossaryLines, missingTerms } from './glossary.js';
+import { type Glossary, type GlossaryEntry, glossaryLines, missingTerms } from './glossary.js';
 import type { ModelCaller } from './model-caller.js';
 import { ONLY_TRANSLATION, sourceBlock, system, user } from './prompts.js';
 import { ReplyStream } from './reply-stream.js';
@@ -19,7 +19,7 @@ export async function translatePieces(
   pieces: Piece[],
   strategy: Strategy,
   base: TaskBase,
-  glossary: GlossaryEntry[],
+  glossary: Glossary,
   model: ModelCaller,
   emit: (text: string) => void,
   options: { repair: boolean; onPiece?: () => void } = { repair: true },
@@ -27,7 +27,7 @@ export async function translatePieces(
   const { repair } = options;
   let previous: TranslationTask['previous'];
   for (const [i, piece] of pieces.entries()) {
-    const task: TranslationTask = { ...base, text: piece.text, glossary: entriesIn(glossary, piece.text), previous };
+    const task: TranslationTask = { ...base, text: piece.text, glossary: glossary.entriesIn(piece.text), previous };
     let pending = i === 0 ? '' : piece.separator;
     const send = (text: string) => {
       emit(pending + text);
@@ -36,7 +36,7 @@ export async function translatePieces(
     let translation: string;
     if (repair && task.glossary.length > 0) {
       translation = await strategy.translate(task, model);
-      const missing = missingTerms(glossary, piece.text, translation);
+      const missing = missingTerms(task.glossary, translation);
       if (missing.length > 0) translation = await repairGlossary(task, translation, missing, model);
       if (translation) send(translation);
     } else {

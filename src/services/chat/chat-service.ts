@@ -11,6 +11,14 @@ import { completionJson } from './completion-json.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest } from './map-request.js';
+import { MediaUrlGuard } from './media-url-guard.js';
+import {
+  messageChars,
+  PROMPT_BOUNDS_DEFAULTS,
+  type PromptBounds,
+  promptCharLimit,
+  promptTooLong,
+} from './prompt-bounds.js';
 import { applySearchTools, hasSearchTool } from './search-tools.js';
 import type { ChatCompletion, CompletionIdentity } from './wire-types.js';
 
@@ -32,6 +40,8 @@ export class ChatService {
   constructor(
     private readonly engines: EngineDirectory,
     private readonly search: SearchService,
+    private readonly bounds: PromptBounds = PROMPT_BOUNDS_DEFAULTS,
+    private readonly mediaGuard: MediaUrlGuard = new MediaUrlGuard(),
   ) {}
 
   /** Whether a model code has deployments here (the agents check theirs before they start). */
@@ -59,8 +69,20 @@ export class ChatService {
     const spec = chatModel(body.model);
     if (!spec) throw unknownModel(`Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
+    // Media URLs reach an engine only with vision (mapChatRequest refuses them otherwise), and an
+    // upstream engine fetches them itself: they pass the reader's address guard first.
+    if (engine.capabilities.vision && MediaUrlGuard.applies(body.messages)) await this.mediaGuard.check(body.messages);
+    const maxContext = engine.capabilities.maxContext;
     // Most requests carry no search tool: no search pass, no copy of the body.
-    const augmented = hasSearchTool(body) ? await applySearchTools(body, this.search) : undefined;
+    const augmented = hasSearchTool(body)
+      ? await applySearchTools(body, this.search, this.bounds, maxContext)
+      : undefined;
+    // A prompt that cannot fit is said so before the engine tokenizes it (its own check, exact,
+    // follows for the rest); the tools above have checked what they added.
+    if (augmented === undefined) {
+      const chars = messageChars(body.messages);
+      if (chars > promptCharLimit(maxContext, this.bounds)) throw promptTooLong(chars, maxContext, this.bounds);
+    }
     const request = mapChatRequest(
       augmented ? { ...body, messages: augmented.messages } : body,
       spec,

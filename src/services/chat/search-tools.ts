@@ -1,6 +1,14 @@
 import type { ChatCompletionBody } from '../../api/chat.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { SearchService } from '../search/search-service.js';
+import {
+  checkTemplate,
+  countPlaceholders,
+  messageChars,
+  type PromptBounds,
+  promptCharLimit,
+  promptTooLong,
+} from './prompt-bounds.js';
 
 type BodyMessage = ChatCompletionBody['messages'][number];
 type Tool = NonNullable<ChatCompletionBody['tools']>[number];
@@ -38,10 +46,49 @@ function formatResults(results: SearchResultEntry[]): string {
     .join('\n\n');
 }
 
-/** Accepts the live platform's `{search_result}` and the `{{search_result}}` form. */
+/** The live platform's `{search_result}` and the `{{search_result}}` form. */
+const SEARCH_PLACEHOLDER = /\{\{?search_result\}?\}/g;
+const RETRIEVAL_PLACEHOLDER = /\{\{(knowledge|question)\}\}/g;
+
+/** The prompt's size once filled, known before the string is built. */
+function searchPromptChars(template: string, results: string): number {
+  const slots = [...template.matchAll(SEARCH_PLACEHOLDER)];
+  if (slots.length === 0) return template.length + 2 + results.length;
+  return template.length + slots.reduce((n, m) => n + results.length - m[0].length, 0);
+}
+
 function fillSearchPrompt(template: string, results: string): string {
-  const filled = template.replace(/\{\{?search_result\}?\}/g, results);
+  const filled = template.replace(SEARCH_PLACEHOLDER, () => results);
   return filled === template ? `${template}\n\n${results}` : filled;
+}
+
+/** What the prompt may still grow by: the model's limit less the messages the client sent. */
+interface Room {
+  chars: number;
+  maxContext: number;
+  bounds: PromptBounds;
+  /** Characters of the conversation as sent. */
+  base: number;
+}
+
+function ensureRoom(room: Room, added: number, what: string): void {
+  if (room.base + added > room.chars) throw promptTooLong(room.base + added, room.maxContext, room.bounds, what);
+}
+
+/** The templates' length and placeholder caps (1214 naming the tool's field), before any search runs. */
+export function checkSearchTemplates(body: ChatCompletionBody, bounds: PromptBounds): void {
+  body.tools?.forEach((tool, i) => {
+    if (tool.type === 'retrieval' && tool.retrieval.prompt_template !== undefined) {
+      checkTemplate(
+        tool.retrieval.prompt_template,
+        `tools[${i}].retrieval.prompt_template`,
+        RETRIEVAL_PLACEHOLDER,
+        bounds,
+      );
+    } else if (tool.type === 'web_search' && tool.web_search.search_prompt !== undefined) {
+      checkTemplate(tool.web_search.search_prompt, `tools[${i}].web_search.search_prompt`, SEARCH_PLACEHOLDER, bounds);
+    }
+  });
 }
 
 function withSystemText(messages: BodyMessage[], text: string): BodyMessage[] {
@@ -50,7 +97,7 @@ function withSystemText(messages: BodyMessage[], text: string): BodyMessage[] {
   return [{ role: 'system', content: text }, ...messages];
 }
 
-async function webSearch(messages: BodyMessage[], tool: WebSearchTool, search: SearchService) {
+async function webSearch(messages: BodyMessage[], tool: WebSearchTool, search: SearchService, room: Room) {
   const query = tool.search_query || textOf(messages[lastUserIndex(messages)]);
   if (!query.trim()) return { messages, results: [] as SearchResultEntry[] };
   const results = await search.search(
@@ -65,19 +112,42 @@ async function webSearch(messages: BodyMessage[], tool: WebSearchTool, search: S
   );
   if (results.length === 0)
     return { messages: tool.require_search ? withSystemText(messages, NO_RESULTS_PROMPT) : messages, results };
-  const prompt = fillSearchPrompt(tool.search_prompt ?? DEFAULT_SEARCH_PROMPT, formatResults(results));
-  return { messages: withSystemText(messages, prompt), results };
+  const template = tool.search_prompt ?? DEFAULT_SEARCH_PROMPT;
+  const found = formatResults(results);
+  const added = searchPromptChars(template, found);
+  ensureRoom(room, added, 'The prompt with the web search results');
+  room.base += added;
+  return { messages: withSystemText(messages, fillSearchPrompt(template, found)), results };
 }
 
-async function retrieval(messages: BodyMessage[], tool: RetrievalTool, search: SearchService): Promise<BodyMessage[]> {
+/** The filled template's size, from the placeholder counts: known before the string is built. */
+function retrievalChars(template: string, knowledge: number, question: number): number {
+  const k = countPlaceholders(template, /\{\{knowledge\}\}/g);
+  const q = countPlaceholders(template, /\{\{question\}\}/g);
+  return template.length + k * (knowledge - '{{knowledge}}'.length) + q * (question - '{{question}}'.length);
+}
+
+async function retrieval(
+  messages: BodyMessage[],
+  tool: RetrievalTool,
+  search: SearchService,
+  room: Room,
+): Promise<BodyMessage[]> {
   const at = lastUserIndex(messages);
   const question = textOf(messages[at]);
   if (at < 0 || !question.trim()) return messages;
+  const template = tool.prompt_template ?? DEFAULT_RETRIEVAL_TEMPLATE;
+  const what = 'The retrieval prompt (prompt_template filled)';
+  // The question replaces itself: the template adds the rest.
+  ensureRoom(room, retrievalChars(template, 0, question.length) - question.length, what);
   const hits = await search.index.query({ text: question, count: 5, collections: [tool.knowledge_id] });
   const knowledge = hits.map((h) => `${h.title}\n${h.snippet}`).join('\n\n');
-  const content = (tool.prompt_template ?? DEFAULT_RETRIEVAL_TEMPLATE)
-    .replaceAll('{{knowledge}}', knowledge)
-    .replaceAll('{{question}}', question);
+  const added = retrievalChars(template, knowledge.length, question.length) - question.length;
+  ensureRoom(room, added, what);
+  room.base += added;
+  const content = template.replace(RETRIEVAL_PLACEHOLDER, (_, name: string) =>
+    name === 'knowledge' ? knowledge : question,
+  );
   return messages.map((m, i) => (i === at ? { role: 'user', content } : m));
 }
 
@@ -93,18 +163,34 @@ export function hasSearchTool(body: ChatCompletionBody): boolean {
   return false;
 }
 
-export async function applySearchTools(body: ChatCompletionBody, search: SearchService): Promise<SearchAugmentation> {
+/**
+ * `maxContext` is the serving model's context window: a prompt the tools would grow past what it
+ * can hold (chat.max_chars_per_token) is refused with 1261 before it is built.
+ */
+export async function applySearchTools(
+  body: ChatCompletionBody,
+  search: SearchService,
+  bounds: PromptBounds,
+  maxContext: number,
+): Promise<SearchAugmentation> {
+  checkSearchTemplates(body, bounds);
+  const room: Room = {
+    chars: promptCharLimit(maxContext, bounds),
+    maxContext,
+    bounds,
+    base: messageChars(body.messages),
+  };
   let messages = body.messages;
   let shown: SearchResultEntry[] | undefined;
   let sequence: 'before' | 'after' = 'after';
   for (const tool of body.tools ?? []) {
     if (tool.type === 'web_search' && tool.web_search.enable !== false) {
-      const done = await webSearch(messages, tool.web_search, search);
+      const done = await webSearch(messages, tool.web_search, search, room);
       messages = done.messages;
       if (tool.web_search.search_result) shown = [...(shown ?? []), ...done.results];
       sequence = tool.web_search.result_sequence ?? 'after';
     } else if (tool.type === 'retrieval') {
-      messages = await retrieval(messages, tool.retrieval, search);
+      messages = await retrieval(messages, tool.retrieval, search, room);
     }
   }
   return { messages, webSearch: shown, sequence };

@@ -11,13 +11,30 @@ export interface FetchedPage {
   status: number;
   contentType: string;
   body: Buffer;
+  /** False when `limits.enough` stopped the read before the end of the body. */
+  complete: boolean;
+  /** The body's length as the server declared it (`Content-Length`), when it did. */
+  declaredLength: number | undefined;
 }
 
 export interface FetchLimits {
+  /** Bytes read at most (after decompression). */
   maxBytes: number;
+  /** A larger declared `Content-Length` is refused before reading; default `maxBytes`. */
+  maxDeclaredBytes?: number;
   maxRedirects: number;
   idleTimeoutMs: number;
   userAgent: string;
+  /**
+   * Stop reading once the first bytes tell enough (e.g. a file's format); given the bytes so far
+   * and the declared length. The rest of the body is then never fetched.
+   */
+  enough?: (head: Buffer, declaredLength: number | undefined) => boolean;
+  /**
+   * Ask for the first bytes only (`Range: bytes=0-<n-1>`, unencoded); a server that ignores it
+   * sends the whole body, which `enough` can still cut short.
+   */
+  rangeBytes?: number;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -62,7 +79,7 @@ export async function fetchPage(
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'GET',
-        headers: { 'user-agent': limits.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
+        headers: requestHeaders(limits),
         signal: deadline.signal,
         headersTimeout: idle,
         bodyTimeout: idle,
@@ -78,22 +95,73 @@ export async function fetchPage(
       url = parseFetchableUrl(new URL(location, url).href, 'redirect target');
       continue;
     }
+    if (statusCode === 416 && limits.rangeBytes !== undefined) {
+      // Not even the first byte exists: an empty body.
+      discard(body);
+      return {
+        url: url.href,
+        status: statusCode,
+        contentType: header(headers, 'content-type'),
+        body: Buffer.alloc(0),
+        complete: true,
+        declaredLength: 0,
+      };
+    }
     if (statusCode >= 400) {
       discard(body);
       throw upstreamFailure(startUrl, `the server answered HTTP ${statusCode}`);
     }
-    const length = Number(header(headers, 'content-length'));
-    if (Number.isFinite(length) && length > limits.maxBytes) {
+    const declared = header(headers, 'content-length');
+    const length = declared === '' ? Number.NaN : Number(declared);
+    const maxDeclared = limits.maxDeclaredBytes ?? limits.maxBytes;
+    if (Number.isFinite(length) && length > maxDeclared) {
       discard(body);
-      throw upstreamFailure(startUrl, `response too large (${length} bytes, limit ${limits.maxBytes})`);
+      throw upstreamFailure(startUrl, `response too large (${length} bytes, limit ${maxDeclared})`);
     }
+    const encoding = header(headers, 'content-encoding');
+    // A declared length counts the encoded bytes: it says nothing of the decoded size.
+    const declaredLength =
+      statusCode === 206
+        ? rangeTotal(header(headers, 'content-range'))
+        : Number.isFinite(length) && (encoding === '' || encoding === 'identity')
+          ? length
+          : undefined;
+    const { enough } = limits;
+    let stopped = false;
+    const stop =
+      enough &&
+      ((head: Buffer) => {
+        stopped = enough(head, declaredLength);
+        return stopped;
+      });
     try {
-      const bytes = await readBounded(body, header(headers, 'content-encoding'), limits.maxBytes);
-      return { url: url.href, status: statusCode, contentType: header(headers, 'content-type'), body: bytes };
+      const bytes = await readBounded(body, encoding, limits.maxBytes, stop);
+      const partial = stopped || statusCode === 206;
+      const complete = !partial || (declaredLength !== undefined && bytes.length >= declaredLength);
+      return {
+        url: url.href,
+        status: statusCode,
+        contentType: header(headers, 'content-type'),
+        body: bytes,
+        complete,
+        declaredLength,
+      };
     } catch (error) {
       throw describeFailure(error, startUrl, url, deadline, hop > 0);
     }
   }
+}
+
+function requestHeaders(limits: FetchLimits): Record<string, string> {
+  const headers = { 'user-agent': limits.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
+  if (limits.rangeBytes === undefined) return headers;
+  return { ...headers, 'accept-encoding': 'identity', range: `bytes=0-${limits.rangeBytes - 1}` };
+}
+
+/** The whole length in a `Content-Range: bytes 0-1023/16777216`, when the server gives it. */
+function rangeTotal(value: string): number | undefined {
+  const total = /\/\s*(\d+)\s*$/.exec(value)?.[1];
+  return total === undefined ? undefined : Number(total);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ReplyIdentity } from '../../api/reply-identity.js';
 import type { TokenizerBody } from '../../api/tokenizer.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { functionTools, mapMessages } from '../chat/map-request.js';
-import { countMedia, visionRuleFor } from './media/media-counter.js';
+import { checkMedia, countMedia, visionRuleFor } from './media/media-counter.js';
 import type { MediaOptions } from './media/options.js';
 
 export type { MediaOptions } from './media/options.js';
@@ -33,9 +33,17 @@ export class TokenizerService {
     private readonly media: MediaOptions = {},
   ) {}
 
-  async count(body: TokenizerBody, identity: ReplyIdentity): Promise<TokenizerReply> {
-    const engine = await this.chat.engineFor(body.model);
-    const media = await countMedia(body.messages, body.model, visionRuleFor(body.model), this.media);
+  /** `signal` aborts when the client goes away: media fetches stop with it. */
+  async count(body: TokenizerBody, identity: ReplyIdentity, signal?: AbortSignal): Promise<TokenizerReply> {
+    const rule = visionRuleFor(body.model);
+    // Refusals that need neither the model nor a fetch come first; then the model loads (on first
+    // use) while the media are fetched.
+    checkMedia(body.messages, body.model, rule, this.media);
+    if (!this.chat.hasModel(body.model)) await this.chat.engineFor(body.model); // its 1211, before any fetch
+    const loading = this.chat.engineFor(body.model);
+    loading.catch(() => undefined); // awaited below, after the media
+    const media = await countMedia(body.messages, body.model, rule, this.media, signal);
+    const engine = await loading;
     // Media items are gone, so the engine counts text whether or not it has vision itself.
     const messages = mapMessages(textOnly(body.messages), false, true);
     const promptTokens = await engine.countTokens(messages, functionTools({ tools: body.tools }));

@@ -52,6 +52,14 @@ export class PostgresAccounts implements AccountStore {
     return (rows[0]?.n ?? 0) > 0;
   }
 
+  async upgradePasswordHash(id: string, previous: string, passwordHash: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'UPDATE accounts SET password_hash = $1 WHERE id = $2 AND password_hash = $3',
+      [passwordHash, id, previous],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   async disableAccount(id: string, at: number): Promise<boolean> {
     // One statement, so the account is disabled and its sessions ended together.
     const { rows } = await this.pool.query<{ n: number }>(

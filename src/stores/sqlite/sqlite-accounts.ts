@@ -29,6 +29,7 @@ export class SqliteAccounts implements AccountStore {
       disable: db.prepare('UPDATE accounts SET disabled_at = COALESCE(disabled_at, ?) WHERE id = ?'),
       endSessions: db.prepare('DELETE FROM console_sessions WHERE account_id = ?'),
       setPassword: db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ?'),
+      upgradePassword: db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ? AND password_hash = ?'),
       endOtherSessions: db.prepare('DELETE FROM console_sessions WHERE account_id = ? AND id_hash <> ?'),
       insertSession: db.prepare(
         'INSERT INTO console_sessions (id_hash, account_id, admin_key_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -67,6 +68,10 @@ export class SqliteAccounts implements AccountStore {
       this.stmts.endOtherSessions.run(id, keepSession);
       return changed;
     })();
+  }
+
+  async upgradePasswordHash(id: string, previous: string, passwordHash: string): Promise<boolean> {
+    return this.stmts.upgradePassword.run(passwordHash, id, previous).changes > 0;
   }
 
   async disableAccount(id: string, at: number): Promise<boolean> {

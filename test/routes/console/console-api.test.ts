@@ -19,7 +19,7 @@ describe('console API: sessions, keys and accounts', () => {
   });
 
   it('marks the cookie Secure behind an HTTPS proxy (trust_proxy)', async () => {
-    const behind = await createTestApp({ security: { admin_key: ADMIN_KEY }, server: { trust_proxy: true } });
+    const behind = await createTestApp({ security: { admin_key: ADMIN_KEY }, server: { trust_proxy: 1 } });
     try {
       const res = await behind.app.inject({
         method: 'POST',

@@ -65,4 +65,17 @@ describe('ArtifactRenderer (worker thread)', () => {
     expect(posted).toEqual(done);
     await small.close();
   });
+
+  it('drops a job in the worker whose clients have left: it rejects at once and the worker does no more of it', async () => {
+    const dropped = renderer.dropped;
+    const controller = new AbortController();
+    const big = Array.from({ length: 8 }, () => ({ position: 1, width: 3000, height: 4000 }));
+    const job = renderer.render('a page', 'title', big, { signal: controller.signal });
+    controller.abort(new Error('client left'));
+    await expect(job).rejects.toThrow('client left');
+    await expect.poll(() => renderer.dropped, { timeout: 20_000 }).toBe(dropped + 1);
+    // An aborted signal is refused before anything is sent to the worker.
+    await expect(renderer.render('x', 't', [], { signal: controller.signal })).rejects.toThrow('client left');
+    expect((await renderer.render('x', 't', [])).pageCount).toBe(1);
+  });
 });

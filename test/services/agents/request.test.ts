@@ -11,7 +11,8 @@ const body = (extra: Partial<AgentBody>): AgentBody => ({
 describe('translationRequest', () => {
   it('defaults: auto to zh-CN, general, no glossary', () => {
     const r = translationRequest(body({}), 1000);
-    expect(r).toMatchObject({ text: 'Hello', sourceLang: 'auto', targetLang: 'zh-CN', glossary: [], reasonLang: 'to' });
+    expect(r).toMatchObject({ text: 'Hello', sourceLang: 'auto', targetLang: 'zh-CN', reasonLang: 'to' });
+    expect(r.glossary.entries).toEqual([]);
     expect(r.strategy.name).toBe('general');
     expect(r.suggestion).toBeUndefined();
   });

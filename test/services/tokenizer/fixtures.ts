@@ -104,3 +104,54 @@ export async function apiError(promise: Promise<unknown>, code: number, ...parts
   }
   return error.message;
 }
+
+/** Bytes a `streamBody` route has handed to its sockets, and responses it has seen closed early. */
+export interface SentCounter {
+  bytes: number;
+  aborted: number;
+}
+
+/**
+ * A route that sends `size` bytes (beginning with `head`) in 64 KB writes, honouring backpressure,
+ * optionally slowly, counting what it wrote; it stops when the client goes away.
+ */
+export const streamBody =
+  (
+    type: string,
+    head: Buffer,
+    size: number,
+    sent: SentCounter,
+    options: { declareLength?: boolean; delayMs?: number; ranges?: boolean } = {},
+  ): Route =>
+  (req, res) => {
+    const range = options.ranges ? /^bytes=0-(\d+)$/.exec(req.headers.range ?? '') : null;
+    const whole = size;
+    if (range) size = Math.min(size, Number(range[1]) + 1);
+    res.writeHead(range ? 206 : 200, {
+      'content-type': type,
+      ...(options.declareLength === false ? {} : { 'content-length': size }),
+      ...(range ? { 'content-range': `bytes 0-${size - 1}/${whole}` } : {}),
+    });
+    let at = 0;
+    let gone = false;
+    res.on('close', () => {
+      if (at < size) {
+        gone = true;
+        sent.aborted++;
+      }
+    });
+    const chunk = Buffer.alloc(64 * 1024, 0x41);
+    const pump = () => {
+      while (!gone && at < size) {
+        const piece = at < head.length ? head.subarray(at, at + chunk.length) : chunk;
+        const n = Math.min(piece.length, size - at);
+        at += n;
+        sent.bytes += n;
+        const more = res.write(piece.subarray(0, n));
+        if (at >= size) return void res.end();
+        if (options.delayMs) return void setTimeout(pump, options.delayMs);
+        if (!more) return void res.once('drain', pump);
+      }
+    };
+    pump();
+  };

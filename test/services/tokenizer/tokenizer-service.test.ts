@@ -19,7 +19,7 @@ function fakeChat(seen: ChatMessage[][]): ChatService {
     },
     close: async () => undefined,
   };
-  return { engineFor: async () => engine } as unknown as ChatService;
+  return { engineFor: async () => engine, hasModel: () => true } as unknown as ChatService;
 }
 
 const identity = (requestId = '202611210518000123456789abcdef'): ReplyIdentity => ({

@@ -32,7 +32,7 @@ export interface PageSize {
  * on a Skia canvas, one point of `width` × `height` a pixel. A page whose shape differs from the
  * size asked for is scaled to fit and centred on white.
  */
-export async function renderPages(pdf: Uint8Array, sizes: PageSize[]): Promise<Buffer[]> {
+export async function renderPages(pdf: Uint8Array, sizes: PageSize[], beforePage?: () => void): Promise<Buffer[]> {
   const lib = await loadPdfJs();
   // pdfjs takes ownership of (detaches) the buffer it is given: hand it a copy.
   const doc = await lib.getDocument({ data: new Uint8Array(pdf), isEvalSupported: false, disableFontFace: true })
@@ -40,6 +40,7 @@ export async function renderPages(pdf: Uint8Array, sizes: PageSize[]): Promise<B
   try {
     const out: Buffer[] = [];
     for (const size of sizes) {
+      beforePage?.(); // throws when the job is dropped
       const page = await doc.getPage(size.position);
       const natural = page.getViewport({ scale: 1 });
       const scale = Math.min(size.width / natural.width, size.height / natural.height);

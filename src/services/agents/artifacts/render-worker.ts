@@ -14,24 +14,62 @@ export interface RenderJob {
   pages: PageSize[];
 }
 
-export type RenderResult =
-  | { id: number; ok: true; pdf: Uint8Array; pageCount: number; images: Uint8Array[] }
-  | { id: number; ok: false; error: string };
+/** The job's clients have left: it is dropped, if it has not finished. */
+export interface RenderCancel {
+  cancel: number;
+}
 
-export async function renderJob(job: Omit<RenderJob, 'id'>): Promise<Omit<RenderResult & { ok: true }, 'id'>> {
+interface Rendered {
+  id: number;
+  ok: true;
+  pdf: Uint8Array;
+  pageCount: number;
+  images: Uint8Array[];
+}
+
+export type RenderResult = { id: number; dropped: true } | Rendered | { id: number; ok: false; error: string };
+
+/** Thrown inside a job whose clients have left; nothing is sent back for it. */
+class Dropped extends Error {}
+
+export async function renderJob(
+  job: Omit<RenderJob, 'id'>,
+  dropped: () => boolean = () => false,
+): Promise<Omit<Rendered, 'id'>> {
   const pdf = await renderPdf(job.text, { title: job.title });
   // Pages past the last are the caller's to refuse, with the page count: none is rendered then.
   const valid = job.pages.every((p) => p.position <= pdf.pages);
-  const images = valid && job.pages.length > 0 ? await renderPages(pdf.bytes, job.pages) : [];
+  const stop = () => {
+    if (dropped()) throw new Dropped();
+  };
+  const images = valid && job.pages.length > 0 ? await renderPages(pdf.bytes, job.pages, stop) : [];
   return { ok: true, pdf: pdf.bytes, pageCount: pdf.pages, images };
 }
 
-parentPort?.on('message', async (job: RenderJob) => {
+/** Jobs dropped by their callers; checked when a job starts and between its pages. */
+const cancelled = new Set<number>();
+
+parentPort?.on('message', async (message: RenderJob | RenderCancel) => {
+  if ('cancel' in message) {
+    cancelled.add(message.cancel);
+    return;
+  }
+  const job = message;
   let result: RenderResult;
   try {
-    result = { id: job.id, ...(await renderJob(job)) };
+    // A job's message is handled after those sent before it: yield once, so a cancel sent
+    // right after it is seen before any work.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (cancelled.has(job.id)) throw new Dropped();
+    result = { id: job.id, ...(await renderJob(job, () => cancelled.has(job.id))) };
   } catch (err) {
+    if (err instanceof Dropped) {
+      cancelled.delete(job.id);
+      parentPort?.postMessage({ id: job.id, dropped: true } satisfies RenderResult);
+      return;
+    }
     result = { id: job.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
+  cancelled.delete(job.id);
   parentPort?.postMessage(result);
 });

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { FairGate } from '../../../util/fair-gate.js';
 import type { PageSize } from './page-image.js';
-import type { RenderJob, RenderResult } from './render-worker.js';
+import type { RenderCancel, RenderJob, RenderResult } from './render-worker.js';
 
 export interface Rendered {
   pdf: Uint8Array;
@@ -22,12 +22,14 @@ export interface RenderCaller {
  * released when idle, so rendering never holds up the server's other requests. One job at a time
  * goes to the worker; the others wait in a bounded line served tenant by tenant (1305 when it is
  * full), and a job whose client leaves while waiting is dropped from it. A job already in the
- * worker runs to its end (stopping the thread would throw away its parsed fonts, ~2 s for the next
- * job); it is bounded by the page and pixel caps. A worker that dies fails the job it held and the
- * next job starts a new one.
+ * worker whose client leaves is dropped there before its next page (the thread, and the fonts it
+ * has parsed, ~2 s for the next job, stay). A worker that dies fails the job it held and the next
+ * job starts a new one.
  */
 export class ArtifactRenderer {
   private worker: Worker | undefined;
+  /** Jobs the worker dropped because their clients had left (for tests and metrics). */
+  dropped = 0;
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (r: Rendered) => void; reject: (e: Error) => void }>();
   private readonly line: FairGate;
@@ -49,20 +51,36 @@ export class ArtifactRenderer {
   render(text: string, title: string, pages: PageSize[], caller: RenderCaller = {}): Promise<Rendered> {
     const tenant = caller.tenant ?? '';
     // With the worker free the job goes to it now, not a promise turn later (close() then fails it).
-    if (this.line.tryEnter(tenant)) return this.run(text, title, pages);
-    return this.line.enter(tenant, caller.signal).then(() => this.run(text, title, pages));
+    const { signal } = caller;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.line.tryEnter(tenant)) return this.run(text, title, pages, signal);
+    return this.line.enter(tenant, signal).then(() => this.run(text, title, pages, signal));
   }
 
-  private run(text: string, title: string, pages: PageSize[]): Promise<Rendered> {
-    return this.post(text, title, pages).finally(() => this.line.leave());
+  private run(text: string, title: string, pages: PageSize[], signal: CancelSignal | undefined): Promise<Rendered> {
+    return this.post(text, title, pages, signal).finally(() => this.line.leave());
   }
 
-  private post(text: string, title: string, pages: PageSize[]): Promise<Rendered> {
+  private post(text: string, title: string, pages: PageSize[], signal: CancelSignal | undefined): Promise<Rendered> {
     const worker = this.start();
     const id = ++this.nextId;
     const job: RenderJob = { id, text, title, pages };
     return new Promise<Rendered>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      // The client left while the worker has the job: it is dropped there before its next page.
+      const drop = () => {
+        if (!this.pending.delete(id)) return;
+        if (this.pending.size === 0) this.worker?.unref();
+        this.worker?.postMessage({ cancel: id } satisfies RenderCancel);
+        reject(signal?.reason);
+      };
+      const settled =
+        <T>(done: (value: T) => void) =>
+        (value: T) => {
+          signal?.removeEventListener('abort', drop);
+          done(value);
+        };
+      this.pending.set(id, { resolve: settled(resolve), reject: settled(reject) });
+      signal?.addEventListener('abort', drop);
       worker.ref();
       worker.postMessage(job);
     });
@@ -100,6 +118,10 @@ export class ArtifactRenderer {
   }
 
   private settle(result: RenderResult): void {
+    if ('dropped' in result) {
+      this.dropped++;
+      return;
+    }
     const waiter = this.pending.get(result.id);
     if (!waiter) return;
     this.pending.delete(result.id);

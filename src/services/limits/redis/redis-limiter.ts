@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { KeyLimits } from '../../../config/schema.js';
 import { upstreamFailure } from '../../../errors/errors.js';
 import type { Store } from '../../../stores/types.js';
 import { HOUR, type Limiter, noRelease, type Release, unlimited } from '../limiter.js';
 import { tooManyConcurrent, tooManyPerMinute, windowExhausted } from '../refusals.js';
 import { type PendingUsage, storedWindow } from '../stored-windows.js';
+import { limitsConnection, whenReady } from './redis-connection.js';
 import { ADMIT, RENEW } from './redis-scripts.js';
 
 export interface RedisLimiterOptions {
@@ -44,14 +45,9 @@ export class RedisLimiter implements Limiter {
   private sequence = 0;
 
   constructor(private readonly options: RedisLimiterOptions) {
-    this.redis = new Redis(options.url, {
-      // Fail at once while disconnected rather than queue requests behind a dead connection.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.timeoutMs,
-      retryStrategy: (times) => Math.min(times * 100, 1000),
-    }) as LimiterRedis;
-    this.redis.on('error', (err) => options.onError(err, 'redis connection'));
+    this.redis = limitsConnection(options.url, options.timeoutMs, (err) =>
+      options.onError(err, 'redis connection'),
+    ) as LimiterRedis;
     this.redis.defineCommand('gpAdmit', { lua: ADMIT });
     this.redis.defineCommand('gpRenew', { lua: RENEW });
     this.heartbeat = setInterval(() => void this.renew(), Math.max(100, Math.floor(options.leaseMs / 3)));
@@ -60,17 +56,7 @@ export class RedisLimiter implements Limiter {
 
   /** Resolves once connected, or after `ms` (then admissions fail with 1234 until Redis is up). */
   ready(ms: number): Promise<boolean> {
-    if (this.redis.status === 'ready') return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), ms);
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        this.redis.off('ready', onReady);
-        resolve(ok);
-      };
-      const onReady = () => done(true);
-      this.redis.on('ready', onReady);
-    });
+    return whenReady(this.redis, ms);
   }
 
   /** A key that asks for nothing to be counted is admitted without a round trip. */

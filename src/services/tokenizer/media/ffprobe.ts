@@ -32,10 +32,12 @@ export const ffprobeMissing = (path: string) =>
     `Video tokens need ffprobe, which is not installed on this server (${path} not found): install the ffmpeg package (Debian: apt-get install ffmpeg)`,
   );
 
-function run(path: string, args: string[], timeoutMs: number): Promise<string> {
+function run(path: string, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(path, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, shell: false }, (error, stdout) => {
+    const options = { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, shell: false, ...(signal ? { signal } : {}) };
+    execFile(path, args, options, (error, stdout) => {
       if (!error) return resolve(stdout);
+      if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : error);
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'EACCES') return reject(ffprobeMissing(path));
       if ((error as { killed?: boolean }).killed) {
@@ -62,12 +64,18 @@ const positive = (text: string | undefined): number | undefined => {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 };
 
-/** Container, duration and picture size of a video file (ffprobe run without a shell). */
-export async function probeVideo(path: string, file: string, timeoutMs: number): Promise<ProbeResult> {
+/** Container, duration and picture size of a video file (ffprobe run without a shell, killed on `signal`). */
+export async function probeVideo(
+  path: string,
+  file: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ProbeResult> {
   const out = await run(
     path,
     ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
     timeoutMs,
+    signal,
   );
   let json: ProbeJson;
   try {

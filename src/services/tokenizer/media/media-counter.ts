@@ -5,11 +5,12 @@ import { chatModel } from '../../../models/catalogue.js';
 import { systemLookup } from '../../reader/address-guard.js';
 import { createAllowList } from '../../reader/allow-list.js';
 import { createGuardedAgent } from '../../reader/dispatcher.js';
+import { MediaBudget } from './budget.js';
 import { checkFfprobe } from './ffprobe.js';
 import { checkFile } from './file-format.js';
 import { imageTokens, VISION_MODELS, type VisionModelRule, videoTokens } from './formula.js';
 import { measureImage } from './image.js';
-import type { MediaOptions } from './options.js';
+import { MEDIA_DEFAULTS, type MediaOptions } from './options.js';
 import { measureVideo } from './video.js';
 
 type MediaType = 'image_url' | 'video_url' | 'file_url';
@@ -40,19 +41,15 @@ function mediaItems(messages: TokenizerBody['messages']): MediaItem[] {
   return items;
 }
 
-function checkCounts(items: MediaItem[], model: string, rule: VisionModelRule): void {
+function checkCounts(items: MediaItem[], model: string, rule: VisionModelRule, maxFiles: number): void {
   const limits = [
-    ['image_url', rule.maxImages, 'image'],
-    ['video_url', rule.maxVideos, 'video'],
+    ['image_url', rule.maxImages, 'image', `${model} (${rule.series} series) accepts`],
+    ['video_url', rule.maxVideos, 'video', `${model} (${rule.series} series) accepts`],
+    ['file_url', maxFiles, 'file', 'this server accepts (tokenizer.max_file_items)'],
   ] as const;
-  for (const [type, max, noun] of limits) {
+  for (const [type, max, noun, who] of limits) {
     const over = items.filter((m) => m.type === type)[max];
-    if (over) {
-      throw invalidField(
-        over.item,
-        `${model} (${rule.series} series) accepts at most ${max} ${noun}${max === 1 ? '' : 's'} per request`,
-      );
-    }
+    if (over) throw invalidField(over.item, `${who} at most ${max} ${noun}${max === 1 ? '' : 's'} per request`);
   }
 }
 
@@ -65,43 +62,68 @@ export function visionRuleFor(model: string): VisionModelRule | undefined {
 }
 
 /**
+ * The checks that need no fetch, at once: media only on vision models, per-series counts and the
+ * file count (1214 naming the first item past a limit). Returns the media items.
+ */
+export function checkMedia(
+  messages: TokenizerBody['messages'],
+  model: string,
+  rule: VisionModelRule | undefined,
+  options: MediaOptions,
+): MediaItem[] {
+  const items = mediaItems(messages);
+  if (items.length === 0) return items;
+  if (!rule) {
+    const first = items[0]!;
+    throw invalidField(first.item, `${model} does not accept ${first.type} input; it has no vision`);
+  }
+  checkCounts(items, model, rule, options.maxFiles ?? MEDIA_DEFAULTS.maxFiles);
+  return items;
+}
+
+/**
  * Image and video tokens of a request's content items, after the spec's checks: media only on vision
- * models, per-series counts (before anything is fetched), and per-item size, pixel and format limits.
+ * models, per-series counts and the file count (before anything is fetched), and per-item size,
+ * pixel and format limits. All fetches of the request share one deadline and one byte budget, and
+ * stop when `signal` aborts (the client went away).
  */
 export async function countMedia(
   messages: TokenizerBody['messages'],
   model: string,
   rule: VisionModelRule | undefined,
   options: MediaOptions,
+  signal?: AbortSignal,
 ): Promise<MediaTokens> {
-  const items = mediaItems(messages);
+  const items = checkMedia(messages, model, rule, options);
   const totals: MediaTokens = { imageTokens: 0, videoTokens: 0 };
-  if (items.length === 0) return totals;
-  if (!rule) {
-    const first = items[0]!;
-    throw invalidField(first.item, `${model} does not accept ${first.type} input; it has no vision`);
-  }
-  checkCounts(items, model, rule);
+  if (items.length === 0 || !rule) return totals;
   if (items.some((m) => m.type === 'video_url')) await checkFfprobe(options.ffprobePath ?? 'ffprobe');
   let agent: Agent | undefined;
   const guarded = () => {
     agent ??= createGuardedAgent(createAllowList(options.allowHosts), options.lookup ?? systemLookup);
     return agent;
   };
+  const budget = new MediaBudget(
+    options.maxFetchBytes ?? MEDIA_DEFAULTS.maxFetchBytes,
+    options.deadlineSeconds ?? MEDIA_DEFAULTS.deadlineSeconds,
+    signal,
+  );
   try {
     for (const media of items) {
       if (media.type === 'image_url') {
-        const image = await measureImage(media.url, `${media.item}.image_url.url`, guarded, options);
+        const image = await measureImage(media.url, `${media.item}.image_url.url`, guarded, options, budget);
         totals.imageTokens += imageTokens(image.width, image.height, rule.image);
       } else if (media.type === 'video_url') {
-        const video = await measureVideo(media.url, `${media.item}.video_url.url`, guarded, options);
+        const video = await measureVideo(media.url, `${media.item}.video_url.url`, guarded, options, budget);
         totals.videoTokens += videoTokens(video.durationSeconds, video.width, video.height, rule.video);
       } else {
-        await checkFile(media.url, `${media.item}.file_url.url`, guarded, options);
+        await checkFile(media.url, `${media.item}.file_url.url`, guarded, options, budget);
       }
     }
   } finally {
-    await agent?.close();
+    budget.dispose();
+    // destroy, not close: a client that left must not wait for connections still reading.
+    await agent?.destroy();
   }
   return totals;
 }

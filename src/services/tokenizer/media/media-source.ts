@@ -3,12 +3,17 @@ import { ApiError } from '../../../errors/api-error.js';
 import { invalidField } from '../../../errors/errors.js';
 import { createDeadline } from '../../reader/deadline.js';
 import { type FetchedPage, fetchPage } from '../../reader/fetch-page.js';
+import type { MediaBudget } from './budget.js';
 import type { MediaOptions } from './options.js';
 
 /** Bytes of one media item and the content type its source declared ('' when none). */
 export interface MediaBytes {
   bytes: Buffer;
   contentType: string;
+  /** False when only the first bytes were read (`SourceRules.enough`). */
+  complete: boolean;
+  /** The whole item's size: its length when complete, else the length its server declared. */
+  size: number | undefined;
 }
 
 export interface SourceRules {
@@ -18,6 +23,10 @@ export interface SourceRules {
   /** Bare Base64 (no `data:` prefix) is accepted. */
   bareBase64: boolean;
   timeoutSeconds: number;
+  /** Stop fetching once the first bytes tell enough (see fetchPage's `enough`). */
+  enough?: (head: Buffer, declaredLength: number | undefined) => boolean;
+  /** Ask the server for this many first bytes only (fetchPage's `rangeBytes`). */
+  rangeBytes?: number;
 }
 
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
@@ -44,7 +53,7 @@ function decodeDataUrl(url: string, rules: SourceRules): MediaBytes {
   const contentType = (meta[0] ?? '').trim().toLowerCase();
   const payload = url.slice(comma + 1);
   if (meta.slice(1).some((m) => m.trim().toLowerCase() === 'base64')) {
-    return { bytes: decodeBase64(payload, rules, 'the data: URL'), contentType };
+    return whole(decodeBase64(payload, rules, 'the data: URL'), contentType);
   }
   let bytes: Buffer;
   try {
@@ -53,56 +62,94 @@ function decodeDataUrl(url: string, rules: SourceRules): MediaBytes {
     throw invalidField(rules.field, 'the data: URL is not valid percent-encoding');
   }
   if (bytes.length > rules.maxBytes) throw tooLarge(rules.field, `${bytes.length} bytes`, rules.maxBytes);
-  return { bytes, contentType };
+  return whole(bytes, contentType);
 }
+
+const whole = (bytes: Buffer, contentType: string): MediaBytes => ({
+  bytes,
+  contentType,
+  complete: true,
+  size: bytes.length,
+});
 
 /** True when the value names an http(s) location rather than carrying the bytes. */
 export const isHttpUrl = (value: string) => /^https?:\/\//i.test(value.trim());
 
 /**
  * The bytes of a media item: a `data:` URL or bare Base64 decoded, an http(s) URL fetched through the
- * private-network guard with a byte bound and a deadline. Refusals name the field (1214); failures on
- * the far side are 1234.
+ * private-network guard with a byte bound and a deadline, both also the request's (`budget`).
+ * Refusals name the field (1214); failures on the far side are 1234.
  */
-export async function loadMedia(value: string, rules: SourceRules, agent: () => Agent, options: MediaOptions) {
+export async function loadMedia(
+  value: string,
+  rules: SourceRules,
+  agent: () => Agent,
+  options: MediaOptions,
+  budget: MediaBudget,
+): Promise<MediaBytes> {
   const text = value.trim();
   if (/^data:/i.test(text)) return decodeDataUrl(text, rules);
-  if (isHttpUrl(text)) return fetchMedia(text, rules, agent(), options);
+  if (isHttpUrl(text)) return fetchMedia(text, rules, agent(), options, budget);
   if (/^[a-z][a-z0-9+.-]*:/i.test(text) || !rules.bareBase64) {
     const accepted = rules.bareBase64 ? 'an http(s) URL, a data: URL or Base64' : 'an http(s) URL or a data: URL';
     throw invalidField(rules.field, `must be ${accepted}`);
   }
-  return { bytes: decodeBase64(text, rules, 'the value'), contentType: '' };
+  return whole(decodeBase64(text, rules, 'the value'), '');
 }
 
-async function fetchMedia(url: string, rules: SourceRules, agent: Agent, options: MediaOptions): Promise<MediaBytes> {
-  const deadline = createDeadline(rules.timeoutSeconds);
+async function fetchMedia(
+  url: string,
+  rules: SourceRules,
+  agent: Agent,
+  options: MediaOptions,
+  budget: MediaBudget,
+): Promise<MediaBytes> {
+  budget.check(rules.field);
+  const deadline = createDeadline(rules.timeoutSeconds, budget.deadline.signal);
+  // The item's own limit refuses a larger declared size; the request's budget bounds what is read.
+  const maxBytes = budget.allowance(rules.maxBytes);
   let page: FetchedPage;
   try {
     page = await fetchPage(
       agent,
       url,
       {
-        maxBytes: rules.maxBytes,
+        maxBytes,
+        maxDeclaredBytes: rules.maxBytes,
         maxRedirects: options.maxRedirects ?? 5,
         idleTimeoutMs: rules.timeoutSeconds * 1000,
         userAgent: options.userAgent ?? 'gen-platform-tokenizer',
+        ...(rules.enough ? { enough: rules.enough } : {}),
+        ...(rules.rangeBytes ? { rangeBytes: rules.rangeBytes } : {}),
       },
       deadline,
     );
   } catch (error) {
+    if (budget.deadline.timedOut()) throw budget.timedOut(rules.field);
+    if (budget.limitedBy(rules.maxBytes) && isTooLarge(error) && !/too large \(\d+ bytes/.test(message(error))) {
+      throw budget.overBudget(rules.field);
+    }
     throw describe(error, url, rules);
   } finally {
     deadline.dispose();
   }
-  return { bytes: page.body, contentType: page.contentType.split(';')[0]!.trim().toLowerCase() };
+  budget.spend(page.body.length);
+  return {
+    bytes: page.body,
+    contentType: page.contentType.split(';')[0]!.trim().toLowerCase(),
+    complete: page.complete,
+    size: page.complete ? page.body.length : page.declaredLength,
+  };
 }
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const isTooLarge = (error: unknown) => /response too large/.test(message(error));
 
 /** The reader's errors, re-addressed to the content item's field. */
 function describe(error: unknown, url: string, rules: SourceRules): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
   // fetchPage reports an oversized body as an upstream failure; for media it is the client's input.
-  if (/response too large/.test(error.message)) return tooLarge(rules.field, 'larger', rules.maxBytes);
+  if (isTooLarge(error)) return tooLarge(rules.field, 'larger', rules.maxBytes);
   if (error.code === 1214) {
     const detail = error.message.replace(/^Invalid url: /, '').replace('the reader does not', 'media URLs do not');
     return invalidField(rules.field, detail);

@@ -16,11 +16,18 @@ export interface MediaOptions {
   ffprobePath?: string;
   maxRedirects?: number;
   userAgent?: string;
+  /** `file_url` items per request (`tokenizer.max_file_items`). Default 50, the spec's maximum. */
+  maxFiles?: number;
+  /** Bytes all media fetches of one request may read together (`tokenizer.media_max_bytes`). */
+  maxFetchBytes?: number;
+  /** Seconds all media fetches of one request may take together (`tokenizer.media_deadline_seconds`). */
+  deadlineSeconds?: number;
 }
+
+/** The defaults of the `tokenizer` config section, for callers that give no options. */
+export const MEDIA_DEFAULTS = { maxFiles: 50, maxFetchBytes: 256 * 1024 * 1024, deadlineSeconds: 60 } as const;
 
 export const MB = 1024 * 1024;
 export const MAX_IMAGE_BYTES = 5 * MB;
 export const MAX_IMAGE_SIDE = 6000;
 export const MAX_VIDEO_BYTES = 200 * MB;
-/** Files whose format only the content type tells are fetched up to this size. */
-export const MAX_FILE_BYTES = 50 * MB;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Agent } from 'undici';
 import { invalidField } from '../../../errors/errors.js';
+import type { MediaBudget } from './budget.js';
 import { NotAVideoError, type ProbeResult, probeVideo } from './ffprobe.js';
 import { loadMedia } from './media-source.js';
 import { MAX_VIDEO_BYTES, type MediaOptions } from './options.js';
@@ -23,20 +24,24 @@ export async function measureVideo(
   field: string,
   agent: () => Agent,
   options: MediaOptions,
+  budget: MediaBudget,
 ): Promise<VideoInfo> {
   const { bytes } = await loadMedia(
     url,
     { field, maxBytes: MAX_VIDEO_BYTES, bareBase64: false, timeoutSeconds: options.videoFetchTimeoutSeconds ?? 120 },
     agent,
     options,
+    budget,
   );
   const dir = await mkdtemp(join(tmpdir(), 'gen-platform-video-'));
   let probe: ProbeResult;
   try {
     const file = join(dir, 'input');
     await writeFile(file, bytes, { mode: 0o600 });
-    probe = await probeVideo(options.ffprobePath ?? 'ffprobe', file, (options.probeTimeoutSeconds ?? 20) * 1000);
+    const timeoutMs = (options.probeTimeoutSeconds ?? 20) * 1000;
+    probe = await probeVideo(options.ffprobePath ?? 'ffprobe', file, timeoutMs, budget.deadline.signal);
   } catch (error) {
+    if (budget.deadline.timedOut()) throw budget.timedOut(field);
     if (error instanceof NotAVideoError)
       throw invalidField(field, `not a readable video: ${error.message}; ${FORMATS}`);
     throw error;

@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * Bounds on one request's work that belong to no other section (issue 19): what the tokenizer may
+ * fetch for media items, and how large a template the chat tools expand. Breaking one is a 1214
+ * naming the field and the limit, or a 1261, before the work starts.
+ */
+
+const MB = 1024 * 1024;
+
+/** `tokenizer:` the media items of one tokenizer request. */
+export const TokenizerConfigSchema = Type.Object(
+  {
+    max_file_items: Type.Integer({
+      minimum: 0,
+      maximum: 50,
+      default: 50,
+      description:
+        '`file_url` items per request (the spec allows 50); more is a 1214 naming the first item past it, before anything is fetched.',
+    }),
+    media_max_bytes: Type.Integer({
+      minimum: MB,
+      default: 256 * MB,
+      description:
+        'Bytes all media fetches of one request may read together (each item also keeps its own limit: images 5 MB, videos 200 MB); past it: 1214 naming the item.',
+    }),
+    media_deadline_seconds: Type.Integer({
+      minimum: 1,
+      maximum: 3600,
+      default: 60,
+      description:
+        'Seconds all media fetches (and video probes) of one request may take together; past it: 1214 naming the item being fetched.',
+    }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+/** `chat:` the prompts the server builds from client templates (retrieval and web-search tools). */
+export const ChatConfigSchema = Type.Object(
+  {
+    template_max_chars: Type.Integer({
+      minimum: 64,
+      default: 16_384,
+      description:
+        'Longest `prompt_template` (retrieval tool) or `search_prompt` (web-search tool), in characters; longer: 1214.',
+    }),
+    template_max_placeholders: Type.Integer({
+      minimum: 1,
+      maximum: 64,
+      default: 4,
+      description:
+        'Placeholders (`{{question}}`, `{{knowledge}}`, `{search_result}`) one template may use, all together; more: 1214.',
+    }),
+    max_chars_per_token: Type.Integer({
+      minimum: 1,
+      default: 32,
+      description:
+        "A prompt longer than the model's context window times this many characters cannot fit: it is refused (1261) before it is built or tokenized.",
+    }),
+  },
+  { additionalProperties: false, default: {} },
+);

@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalFileStore } from '../../../src/files/local/local-file-store.js';
+import { ConversationArtifacts } from '../../../src/services/agents/artifacts/conversation-artifacts.js';
+import type { PageSize } from '../../../src/services/agents/artifacts/page-image.js';
+import type { ArtifactRenderer, RenderCaller, Rendered } from '../../../src/services/agents/artifacts/renderer.js';
+import type { ConversationRecord } from '../../../src/stores/conversations.js';
+import type { CancelSignal } from '../../../src/util/cancel-signal.js';
+
+/** A renderer that counts its jobs and finishes each when told to. */
+class FakeRenderer {
+  jobs: { pages: PageSize[]; tenant: string | undefined; signal: CancelSignal | undefined; finish: () => void }[] = [];
+  render(_text: string, _title: string, pages: PageSize[], caller: RenderCaller = {}): Promise<Rendered> {
+    const { signal, tenant } = caller;
+    return new Promise((resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(signal.reason));
+      this.jobs.push({
+        pages,
+        tenant,
+        signal,
+        finish: () => resolve({ pdf: Buffer.from('%PDF-'), pageCount: 3, images: pages.map(() => Buffer.from('png')) }),
+      });
+    });
+  }
+}
+
+const record: ConversationRecord = {
+  id: 'conv-1',
+  keyId: 'key-1',
+  agentId: 'general_translation',
+  settings: {},
+  sourceText: 's',
+  translation: 'Bonjour',
+  usage: { promptTokens: 1, completionTokens: 1, totalCalls: 1 },
+  createdAt: 0,
+};
+const page = (position: number): PageSize => ({ position, width: 100, height: 100 });
+const tick = () => new Promise((r) => setTimeout(r, 10));
+
+let dir: string;
+let files: LocalFileStore;
+let renderer: FakeRenderer;
+let artifacts: ConversationArtifacts;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'artifacts-'));
+  files = new LocalFileStore({ dir, ttlMs: 3_600_000 });
+  renderer = new FakeRenderer();
+  artifacts = new ConversationArtifacts(files, renderer as unknown as ArtifactRenderer, Buffer.alloc(32, 7), {
+    maxPages: 5,
+    maxPagePixels: 20_000,
+    maxPixels: 30_000,
+  });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('conversation artifacts, made once per conversation and options', () => {
+  it('a repeat call returns the same files without rendering again', async () => {
+    const options = { includePdf: true, pages: [page(1)] };
+    const first = artifacts.get(record, options);
+    await tick();
+    renderer.jobs[0]!.finish();
+    const a = await first;
+    const b = await artifacts.get(record, options);
+    expect(b).toEqual(a);
+    expect(renderer.jobs).toHaveLength(1);
+    // The rendering waited its turn as the conversation's key.
+    expect(renderer.jobs[0]!.tenant).toBe('key-1');
+    // Another process on the same files and secret finds them too.
+    const other = new ConversationArtifacts(files, renderer as unknown as ArtifactRenderer, Buffer.alloc(32, 7));
+    expect(await other.get(record, options)).toEqual(a);
+    // Other options, or another secret, are other artifacts.
+    const text = await artifacts.get(record, { includePdf: false, pages: [] });
+    expect(text.map((i) => i.tagEn)).toEqual(['translation']);
+    expect(text[0]!.file.id).not.toBe(a[0]!.file.id);
+  });
+
+  it('identical calls at once share one rendering', async () => {
+    const options = { includePdf: false, pages: [page(2)] };
+    const calls = [artifacts.get(record, options), artifacts.get(record, options)];
+    await tick();
+    expect(renderer.jobs).toHaveLength(1);
+    renderer.jobs[0]!.finish();
+    const [a, b] = await Promise.all(calls);
+    expect(b).toEqual(a);
+  });
+
+  it('drops the rendering when every client waiting for it has left, not before', async () => {
+    const options = { includePdf: true, pages: [] };
+    const one = new AbortController();
+    const two = new AbortController();
+    const calls = [artifacts.get(record, options, one.signal), artifacts.get(record, options, two.signal)];
+    for (const c of calls) c.catch(() => undefined);
+    await tick();
+    one.abort(new Error('left'));
+    expect(renderer.jobs[0]!.signal!.aborted).toBe(false);
+    two.abort(new Error('left'));
+    expect(renderer.jobs[0]!.signal!.aborted).toBe(true);
+    await expect(calls[1]).rejects.toThrow('left');
+    // Nothing was stored: the next call renders anew.
+    const again = artifacts.get(record, options);
+    await tick();
+    expect(renderer.jobs).toHaveLength(2);
+    renderer.jobs[1]!.finish();
+    expect((await again).map((i) => i.tagEn)).toEqual(['translation', 'translation_pdf']);
+  });
+});
+
+describe('artifact limits (1214 before anything is rendered)', () => {
+  it.each([
+    [{ pages: [1, 1, 1, 1, 1, 1].map(page) }, 'custom_variables.pages', 'artifact_max_pages'],
+    [{ pages: [{ position: 1, width: 200, height: 101 }] }, 'custom_variables.pages[0]', 'artifact_max_page_pixels'],
+    [{ pages: [page(1), page(2), page(3), page(1)] }, 'custom_variables.pages', 'artifact_max_pixels'],
+  ])('%j', async (options, field, key) => {
+    const error = await artifacts.get(record, { includePdf: false, ...options }).catch((e: Error) => e);
+    expect(String((error as Error).message)).toContain(field);
+    expect(String((error as Error).message)).toContain(`agents.general_translation.${key}`);
+    expect(renderer.jobs).toHaveLength(0);
+  });
+});
