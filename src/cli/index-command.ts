@@ -41,13 +41,13 @@ export async function indexCommand(argv: string[], env: CliEnv): Promise<number>
   }
   if (!action) throw new UsageError('index needs an action: add, crawl, import, remove or stats');
   const collection = values['collection'] as string | undefined;
-  const { config, file } = loadConfig({
+  const { config, configDir } = loadConfig({
     file: values['config'] as string | undefined,
     cwd: env.cwd,
     env: env.vars,
     flags: { data: values['data'] as string | undefined },
   });
-  const services = await createServices(config, { configDir: file ? path.dirname(file) : env.cwd });
+  const services = await createServices(config, { configDir });
   const { index } = services.search;
   try {
     switch (action) {

@@ -1,11 +1,12 @@
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { EngineContext } from '../engines/chat/factory.js';
 import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
+import type { Store } from '../stores/types.js';
+import type { Tracer } from '../telemetry/tracer.js';
 import { AccountService } from './accounts/account-service.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
@@ -26,28 +27,58 @@ import { UsageRecorder } from './usage/usage-recorder.js';
 
 export interface ServiceOptions {
   log?: EngineContext['log'];
-  /** Folder of the configuration file, against which relative model paths resolve. */
-  configDir?: string;
+  /** Folder of the configuration file, against which relative paths in deployments resolve. */
+  configDir: string;
+  /** OpenTelemetry, when `serve` runs with tracing on (src/telemetry/). */
+  tracer?: Tracer | undefined;
+}
+
+/** What the key commands need: the store and the keys, and nothing of the engines or their files. */
+export interface KeyServices {
+  store: Store;
+  keys: KeyService;
+  accounts: AccountService;
+  close(): Promise<void>;
+}
+
+export async function openKeyServices(config: Config): Promise<KeyServices> {
+  const { store, keys } = await openKeys(config);
+  return { store, keys, accounts: accountService(config, store, keys), close: () => store.close() };
+}
+
+async function openKeys(config: Config): Promise<{ store: Store; keys: KeyService }> {
+  const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
+  const store = await openStore(config);
+  return { store, keys: new KeyService({ store, box, configuredAdminKey: config.security.admin_key }) };
+}
+
+function accountService(config: Config, store: Store, keys: KeyService): AccountService {
+  return new AccountService({
+    store,
+    keys,
+    sessionMs: config.console.session_hours * 3_600_000,
+    signInAttempts: config.console.sign_in_attempts,
+    configuredAdmin: config.security.admin_key !== undefined,
+  });
 }
 
 const quietLog: EngineContext['log'] = { info() {}, warn() {}, error() {} };
 
 /** Opens the store and builds the services of a validated configuration, once, at start-up. */
-export async function createServices(config: Config, options: ServiceOptions = {}): Promise<PlatformServices> {
+export async function createServices(config: Config, options: ServiceOptions): Promise<PlatformServices> {
   // Deployments are validated before anything is opened, so a bad one stops start-up cleanly.
   const deployments = resolveDeployments(config, CHAT_ENGINES);
   checkImageDeployments(config);
   checkAgentsConfig(config.agents);
-  const box = new SecretBox(loadServerKey(config.security.secret_key, config.data_dir));
-  const store = await openStore(config);
-  const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
+  const { store, keys } = await openKeys(config);
   const log = options.log ?? quietLog;
   const usage = new UsageRecorder(store, {
     onError: (err, n) => log.error({ err }, `${n} usage records were not written`),
   });
   const limiter = await openLimiter(config, { store, log, pending: (id, since) => usage.pending(id, since) });
-  const context = engineContext(config, log, availableParallelism(), options.configDir ?? path.resolve('.'));
+  const context = engineContext(config, log, availableParallelism(), options.configDir);
   const engines = new EngineDirectory(deployments, context);
+  if (options.tracer) engines.observe({ tracer: options.tracer });
   const reader = createReaderService(readerOptions(config.reader, store));
   const search = await openSearchService(config);
   const files = openFileStore(config);
@@ -63,13 +94,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     files,
     store,
     keys,
-    accounts: new AccountService({
-      store,
-      keys,
-      sessionMs: config.console.session_hours * 3_600_000,
-      signInAttempts: config.console.sign_in_attempts,
-      configuredAdmin: config.security.admin_key !== undefined,
-    }),
+    accounts: accountService(config, store, keys),
     keyAccess: new KeyAccess(store, keys, usage, config.limits),
     limiter,
     usage,

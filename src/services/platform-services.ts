@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { FileStore } from '../files/types.js';
 import type { Store } from '../stores/types.js';
+import type { Tracer } from '../telemetry/tracer.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { KeyAccess } from './accounts/key-access.js';
 import type { AgentService } from './agents/agent-service.js';
@@ -41,6 +42,8 @@ export interface PlatformServices {
   images?: ImageService | undefined;
   /** The `general_translation` agent and its conversations. */
   agents?: AgentService | undefined;
+  /** OpenTelemetry, when tracing is on (`tracing.endpoint`); undefined otherwise. */
+  tracer?: Tracer | undefined;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

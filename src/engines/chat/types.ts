@@ -67,6 +67,11 @@ export interface ChatRequest {
    * body instead of a stream to parse). The parts yielded are the same either way. Default true.
    */
   stream?: boolean;
+  /**
+   * The W3C trace context of this call when tracing is on: an engine that calls a server sends it as
+   * the `traceparent` header, so the server's spans join the platform's trace.
+   */
+  traceparent?: string | undefined;
 }
 
 export type FinishReason =
