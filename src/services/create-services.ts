@@ -105,6 +105,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     safety,
     images: imaging?.images,
     agents,
+    tracer: options.tracer,
     async close() {
       stopSweeper();
       await imaging?.close();

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, Span as OtelSpan } from '@opentelemetry/api';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Span, SpanAttributes, SpanOptions, Tracer } from './tracer.js';
 
 export interface OtelTracerOptions {
@@ -17,6 +18,7 @@ export interface OtelTracerOptions {
 
 /** Spans wait at most this long before they are sent (they also go when a batch is full). */
 const EXPORT_DELAY_MS = 2_000;
+const EXPORT_TIMEOUT_MS = 10_000;
 
 /**
  * The Tracer on OpenTelemetry's SDK, batching spans to an OTLP/HTTP receiver. The SDK's packages are
@@ -30,9 +32,31 @@ export async function startOtelTracer(options: OtelTracerOptions): Promise<Trace
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/sdk-trace'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/otlp-transformer'),
   ]);
-  const exporter = new otlp.OTLPTraceExporter({ url: options.url, headers: options.headers, timeoutMillis: 10_000 });
+  // OTLP/HTTP with a JSON body of known length, posted with fetch: every receiver reads it, the
+  // simplest included (OpenTelemetry's own exporter streams it chunked). A failed batch is dropped.
+  const exporter: SpanExporter = {
+    export(spans, done) {
+      const body = otlp.JsonTraceSerializer.serializeRequest(spans);
+      if (!body) return done({ code: core.ExportResultCode.FAILED, error: new Error('spans could not be serialized') });
+      fetch(options.url, {
+        method: 'POST',
+        headers: { ...options.headers, 'content-type': 'application/json' },
+        body: body as Uint8Array<ArrayBuffer>,
+        signal: AbortSignal.timeout(EXPORT_TIMEOUT_MS),
+      }).then(
+        async (res) => {
+          await res.arrayBuffer().catch(() => undefined);
+          if (res.ok) done({ code: core.ExportResultCode.SUCCESS });
+          else
+            done({ code: core.ExportResultCode.FAILED, error: new Error(`the receiver answered HTTP ${res.status}`) });
+        },
+        (error: Error) => done({ code: core.ExportResultCode.FAILED, error }),
+      );
+    },
+    shutdown: () => Promise.resolve(),
+  };
   const provider = new sdk.TracerProvider({
     resource: resources.resourceFromAttributes({
       ...options.resourceAttributes,
@@ -46,7 +70,7 @@ export async function startOtelTracer(options: OtelTracerOptions): Promise<Trace
         scheduledDelayMillis: EXPORT_DELAY_MS,
         maxQueueSize: 4096,
         maxExportBatchSize: 512,
-        exportTimeoutMillis: 10_000,
+        exportTimeoutMillis: EXPORT_TIMEOUT_MS,
       }),
     ],
   });
