@@ -19,6 +19,7 @@ import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
 import { openLimiter } from './limits/open-limiter.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
+import { traceReader } from './reader/traced-reader.js';
 import { readerOptions } from './reader-options.js';
 import { openSafetyService } from './safety/open-safety-service.js';
 import { openSearchService } from './search/open-search-service.js';
@@ -79,12 +80,20 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const context = engineContext(config, log, availableParallelism(), options.configDir);
   const engines = new EngineDirectory(deployments, context);
   if (options.tracer) engines.observe({ tracer: options.tracer });
-  const reader = createReaderService(readerOptions(config.reader, store));
-  const search = await openSearchService(config);
+  const plainReader = createReaderService(readerOptions(config.reader, store));
+  const reader = options.tracer ? traceReader(plainReader, options.tracer) : plainReader;
+  const search = await openSearchService(config, options.tracer);
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const safety = openSafetyService(config, engines, log);
-  const imaging = await openImageService(config, { store, files, safety, log, configDir: context.configDir });
+  const imaging = await openImageService(config, {
+    store,
+    files,
+    safety,
+    log,
+    configDir: context.configDir,
+    tracer: options.tracer,
+  });
   const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
   const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation);
   return {

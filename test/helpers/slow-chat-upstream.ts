@@ -11,6 +11,8 @@ export interface SlowUpstream {
   baseUrl: string;
   /** Streams being written right now. */
   readonly open: number;
+  /** `traceparent` headers of the chat requests received (tracing on). */
+  readonly traceparents: string[];
   close(): Promise<void>;
 }
 
@@ -23,7 +25,10 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
   const chunks = options.chunks ?? 20;
   const delayMs = options.delayMs ?? 50;
   let open = 0;
+  const traceparents: string[] = [];
   const server: Server = createServer((req, res) => {
+    const traceparent = req.headers['traceparent'];
+    if (typeof traceparent === 'string') traceparents.push(traceparent);
     if (req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"object":"list","data":[{"id":"stand-in","object":"model"}]}');
@@ -87,6 +92,7 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
     get open() {
       return open;
     },
+    traceparents,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
