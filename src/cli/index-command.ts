@@ -2,7 +2,7 @@ import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { importJsonl } from '../search/import-jsonl.js';
 import { createServices } from '../services/create-services.js';
-import { crawl, readDocument } from '../services/search/crawler.js';
+import { crawl, INDEXER_USER_AGENT, readDocument } from '../services/search/crawler.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
 import { type CommandHelp, commandHelp } from './help.js';
@@ -25,8 +25,6 @@ export const INDEX_HELP: CommandHelp = {
     ['FILE.jsonl', 'one {url, title, content, published, site} object a line'],
   ],
 };
-
-const USER_AGENT = 'gen-platform-indexer/0.1 (+https://github.com/)';
 
 export async function indexCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -73,7 +71,7 @@ export async function indexCommand(argv: string[], env: CliEnv): Promise<number>
           maxPages: positiveInt('max-pages', values['max-pages'] as string | undefined) ?? 50,
           depth: positiveInt('depth', values['depth'] as string | undefined) ?? 2,
           collection,
-          userAgent: USER_AGENT,
+          userAgent: INDEXER_USER_AGENT,
           onProgress: (e) =>
             e.error
               ? env.err(`[${e.pages} indexed, ${e.queued} queued] failed ${e.url}: ${e.error}`)

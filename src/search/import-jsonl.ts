@@ -49,7 +49,8 @@ function parseLine(text: string, collection: string | undefined): SearchDocument
  */
 export async function importJsonl(
   index: SearchIndex,
-  filePath: string,
+  /** A file's path, or the lines themselves (an upload). */
+  source: string | NodeJS.ReadableStream,
   options: ImportOptions = {},
   onProgress?: (p: ImportProgress) => void,
 ): Promise<ImportResult> {
@@ -82,7 +83,8 @@ export async function importJsonl(
     }
     onProgress?.({ lines: result.lines, imported: result.imported, failed: result.failed });
   };
-  const lines = createInterface({ input: createReadStream(filePath, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  const input = typeof source === 'string' ? createReadStream(source, 'utf8') : source;
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   for await (const raw of lines) {
     result.lines++;
     const text = result.lines === 1 ? raw.replace(/^\uFEFF/, '') : raw;

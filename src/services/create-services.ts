@@ -14,6 +14,7 @@ import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { KeyService } from './keys/key-service.js';
+import { PlaygroundTokens } from './keys/playground-tokens.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
 import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
 import { openLimiter } from './limits/open-limiter.js';
@@ -22,6 +23,8 @@ import { createReaderService } from './reader/index.js';
 import { traceReader } from './reader/traced-reader.js';
 import { readerOptions } from './reader-options.js';
 import { openSafetyService } from './safety/open-safety-service.js';
+import { INDEXER_USER_AGENT } from './search/crawler.js';
+import { IndexJobs } from './search/index-jobs.js';
 import { openSearchService } from './search/open-search-service.js';
 import { TokenizerService } from './tokenizer/tokenizer-service.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
@@ -83,6 +86,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const plainReader = createReaderService(readerOptions(config.reader, store));
   const reader = options.tracer ? traceReader(plainReader, options.tracer) : plainReader;
   const search = await openSearchService(config, options.tracer);
+  const indexJobs = new IndexJobs(reader, search.index, { userAgent: INDEXER_USER_AGENT });
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const safety = openSafetyService(config, engines, log);
@@ -94,6 +98,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     configDir: context.configDir,
     tracer: options.tracer,
   });
+  const keyAccess = new KeyAccess(store, keys, usage, config.limits);
   const chat = deployments.size > 0 ? new ChatService(engines, search) : undefined;
   const agents = new AgentService(chat, store.conversations, files, config.agents.general_translation);
   return {
@@ -104,7 +109,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     store,
     keys,
     accounts: accountService(config, store, keys),
-    keyAccess: new KeyAccess(store, keys, usage, config.limits),
+    keyAccess,
     limiter,
     usage,
     chat,
@@ -115,8 +120,11 @@ export async function createServices(config: Config, options: ServiceOptions): P
     images: imaging?.images,
     agents,
     tracer: options.tracer,
+    indexJobs,
+    playgroundTokens: new PlaygroundTokens(keyAccess, keys),
     async close() {
       stopSweeper();
+      indexJobs.close();
       await imaging?.close();
       await Promise.all([
         files.close(),

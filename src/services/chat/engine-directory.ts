@@ -9,6 +9,7 @@ import { EMBEDDED_ENGINE } from '../../engines/chat/registry.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
 import { CHAT_MODEL_CODES, isImageModelCode, TOKENIZER_MODEL_CODES } from '../../models/catalogue.js';
 import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
+import { withoutCredentials } from '../models/model-overview.js';
 import { furthestBehind, type ModelState } from '../models/model-state.js';
 import { type EngineObservers, observeEngine } from './observed-engine.js';
 
@@ -23,18 +24,14 @@ export interface DeploymentLoad {
 
 export type ModelView = {
   code: string;
-  deployments: (DeploymentLoad & ModelState & { target: string })[];
+  /** Each with the number of model codes its engine serves (the embedded default serves many). */
+  deployments: (DeploymentLoad & ModelState & { target: string; sharedBy: number })[];
 } & ModelState;
 
 /** What a deployment serves, for people: its upstream's URL or its model (never a key). */
 function targetOf(options: Record<string, unknown>): string {
   const target = options['base_url'] ?? options['model'];
-  if (typeof target !== 'string') return '';
-  if (!URL.canParse(target)) return target;
-  const url = new URL(target);
-  url.username = '';
-  url.password = '';
-  return url.href;
+  return typeof target === 'string' ? withoutCredentials(target) : '';
 }
 
 interface Deployment<F = ChatEngineFactory> {
@@ -162,12 +159,16 @@ export class EngineDirectory {
 
   /** Each model code with its deployments: engine, what it serves, state and load (the console's Models page). */
   describe(): ModelView[] {
+    const codesOf = new Map<string, number>();
+    for (const list of this.deployments.values())
+      for (const d of new Set(list.map((x) => x.identity))) codesOf.set(d, (codesOf.get(d) ?? 0) + 1);
     return [...this.deployments].map(([code, list]) => ({
       code,
       ...(this.state(code) ?? { state: 'ready' }),
       deployments: list.map((d) => ({
         ...this.deploymentLoadOf(d),
         target: targetOf(d.options),
+        sharedBy: codesOf.get(d.identity) ?? 1,
         ...this.deploymentState(d),
       })),
     }));
