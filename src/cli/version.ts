@@ -1,25 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/package-root.js';
 
-/**
- * The version of the installed package: its package.json is the first one above this file
- * (src/cli/ in a checkout, dist/src/cli/ in a build or an installed package).
- */
+/** The version of the installed package (`gen-platform --version`). */
 export function packageVersion(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    try {
-      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (manifest.name === 'gen-platform' && manifest.version) return manifest.version;
-    } catch {
-      // no package.json at this level: look one up
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return 'unknown';
-    dir = parent;
-  }
+  return packageRoot().version;
 }

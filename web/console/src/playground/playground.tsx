@@ -91,6 +91,13 @@ export function Playground() {
             ))}
             <option value="paste">Paste a key…</option>
           </select>
+          {source === 'token' && (
+            <p class="muted small-note">
+              {tokenError
+                ? ''
+                : `A signed token of your key “Console playground” (listed under Keys; revoking it ends its tokens), renewed while this page is open.`}
+            </p>
+          )}
         </div>
         {source === 'paste' && (
           <div>
@@ -129,13 +136,6 @@ export function Playground() {
           </button>
         ))}
       </div>
-      {source === 'token' && (
-        <p class="muted small-note">
-          {tokenError
-            ? ''
-            : `A signed token of your key “Console playground” (listed under Keys; revoking it ends its tokens), renewed while this page is open.`}
-        </p>
-      )}
       {source === 'token' && tokenError && (
         <p class="error" role="alert">
           No token: {tokenError}
