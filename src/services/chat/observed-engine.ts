@@ -8,7 +8,7 @@ import type {
 } from '../../engines/chat/types.js';
 import type { Span, Tracer } from '../../telemetry/tracer.js';
 
-/** The token timings /metrics shows per model code (the edge's metrics implement it). */
+/** The token timings /metrics shows per model code, of streamed replies (the edge's metrics implement it). */
 export interface GenerationTimings {
   /** From the engine call to the first token (text, reasoning or a tool call). */
   firstToken(model: string, seconds: number): void;
@@ -39,7 +39,9 @@ export function observeEngine(
     capabilities: engine.capabilities,
     generate(request: ChatRequest, signal) {
       const started = performance.now();
-      if (!tracer) return new ObservedParts(engine.generate(request, signal), started, model, undefined, timings);
+      // A reply taken whole may come whole from an upstream too: its tokens carry no timing.
+      const timed = request.stream === false ? undefined : timings;
+      if (!tracer) return new ObservedParts(engine.generate(request, signal), started, model, undefined, timed);
       const span = tracer.startSpan(`chat ${model}`, {
         kind: 'client',
         attributes: {
@@ -61,7 +63,7 @@ export function observeEngine(
           started,
           model,
           span,
-          timings,
+          timed,
         );
       } catch (err) {
         span.fail(err);
