@@ -62,9 +62,10 @@ describe('logs for people and for machines', () => {
     const json = await createLogger({ level: 'info', format: 'json', requests: false }, { isTTY: true });
     const auto = await createLogger({ level: 'info', format: 'auto', requests: false }, { isTTY: false });
     // pino's own destination (stdout) in both: no prettifier stream in between.
-    for (const logger of [json, auto]) expect(logger[pino.symbols.streamSym]).toHaveProperty('fd', 1);
+    const stream = (logger: object) => (logger as Record<symbol, unknown>)[pino.symbols.streamSym];
+    for (const logger of [json, auto]) expect(stream(logger)).toHaveProperty('fd', 1);
     const pretty = await createLogger({ level: 'info', format: 'pretty', requests: false }, { isTTY: false });
     const onTerminal = await createLogger({ level: 'info', format: 'auto', requests: false }, { isTTY: true });
-    for (const logger of [pretty, onTerminal]) expect(logger[pino.symbols.streamSym]).not.toHaveProperty('fd', 1);
+    for (const logger of [pretty, onTerminal]) expect(stream(logger)).not.toHaveProperty('fd', 1);
   });
 });

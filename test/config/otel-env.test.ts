@@ -53,7 +53,8 @@ describe('tracing configuration: the tracing section and the standard OTEL_* var
   });
 
   it('OTEL_SDK_DISABLED and OTEL_TRACES_EXPORTER=none turn it off, whatever else is set', () => {
-    for (const off of [{ OTEL_SDK_DISABLED: 'true' }, { OTEL_TRACES_EXPORTER: 'none' }]) {
+    const offs: Record<string, string>[] = [{ OTEL_SDK_DISABLED: 'true' }, { OTEL_TRACES_EXPORTER: 'none' }];
+    for (const off of offs) {
       expect(
         tracesUrl(load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...off }, 'tracing:\n  endpoint: http://d\n')),
       ).toBeUndefined();
