@@ -31,14 +31,14 @@ type AnyValue = {
   boolValue?: boolean;
   arrayValue?: { values?: AnyValue[] };
 };
-const valueOf = (v: AnyValue): unknown =>
+const anyValue = (v: AnyValue): unknown =>
   v.stringValue ??
   (v.intValue !== undefined ? Number(v.intValue) : undefined) ??
   v.doubleValue ??
   v.boolValue ??
-  v.arrayValue?.values?.map(valueOf);
+  v.arrayValue?.values?.map(anyValue);
 const flatten = (list: { key: string; value: AnyValue }[] = []) =>
-  Object.fromEntries(list.map((a) => [a.key, valueOf(a.value)]));
+  Object.fromEntries(list.map((a) => [a.key, anyValue(a.value)]));
 
 /** A loopback OTLP/HTTP receiver that keeps the spans posted to `/v1/traces` as JSON. */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
