@@ -47,6 +47,13 @@ export const MODULES: readonly ModuleEntry[] = [
     limitMinutes: 15,
   },
   {
+    name: 'fairness',
+    file: 'fairness.ts',
+    about:
+      "a lone key's call while another key floods (embedded engine, capped upstream): fair queue vs alone and vs FIFO",
+    limitMinutes: 10,
+  },
+  {
     name: 'tokenizer',
     file: 'tokenizer.ts',
     about: 'POST /paas/v4/tokenizer on the embedded engine vs the engine’s countTokens called directly',

@@ -46,7 +46,11 @@ export async function startBenchApp(
     const services = await createServices(config, { configDir: dataDir });
     const app = await buildApp({ services });
     const origin = await app.listen({ port: 0, host: '127.0.0.1' });
-    const { key } = await services.keys.create({ name: 'bench' });
+    // The benchmarks load one key far past the shipped per-key default (limits.concurrent).
+    const { key } = await services.keys.create({
+      name: 'bench',
+      limits: { concurrent: 0, requests_per_minute: 0, windows: [] },
+    });
     return {
       app,
       services,

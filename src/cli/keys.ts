@@ -19,9 +19,9 @@ export const KEYS_HELP: CommandHelp = {
     ['--name NAME', 'what the key is for (shown by `keys list`)'],
     ['--account ID|EMAIL', 'the console account that owns the key (default: the admin)'],
     ['--endpoints LIST', 'general and/or coding: the bases the key may call (default general)'],
-    ['--concurrent N', 'requests at once for this key (default: limits.concurrent)'],
-    ['--rpm N', 'requests per minute for this key'],
-    ['--window N/Hh', 'N requests per H hours; repeat for several windows'],
+    ['--concurrent N', 'requests at once for this key, 0 = no limit (default: limits.concurrent)'],
+    ['--rpm N', 'requests per minute for this key (default: limits.requests_per_minute)'],
+    ['--window N/Hh', 'N requests per H hours; repeat for several windows (default: limits.windows)'],
     ['ID', 'the part of the key before the dot'],
   ],
 };
@@ -39,7 +39,11 @@ function parseEndpoints(value: string | undefined): Endpoint[] | undefined {
   return [...new Set(list)] as Endpoint[];
 }
 
-function parseLimits(v: { concurrent?: string; rpm?: string; window?: string[] }): KeyLimits | undefined {
+/** The key's own limits when any flag sets one; a limit no flag sets is the configured default's. */
+function parseLimits(
+  v: { concurrent?: string; rpm?: string; window?: string[] },
+  defaults: KeyLimits,
+): KeyLimits | undefined {
   if (v.concurrent === undefined && v.rpm === undefined && !v.window?.length) return undefined;
   const windows = (v.window ?? []).map((w) => {
     const m = /^(\d+)\/(\d+(?:\.\d+)?)h$/.exec(w);
@@ -48,9 +52,9 @@ function parseLimits(v: { concurrent?: string; rpm?: string; window?: string[] }
     return { requests: Number(m[1]), hours: Number(m[2]) };
   });
   return {
-    concurrent: positiveInt('concurrent', v.concurrent) ?? 0,
-    requests_per_minute: positiveInt('rpm', v.rpm) ?? 0,
-    windows,
+    concurrent: positiveInt('concurrent', v.concurrent) ?? defaults.concurrent,
+    requests_per_minute: positiveInt('rpm', v.rpm) ?? defaults.requests_per_minute,
+    windows: v.window?.length ? windows : defaults.windows,
   };
 }
 
@@ -88,7 +92,7 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
         const { key, record } = await services.keys.create({
           name,
           endpoints: parseEndpoints(values.endpoints as string | undefined),
-          limits: parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }),
+          limits: parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }, config.limits),
         });
         if (holder) await services.store.accounts.setKeyOwner(record.id, holder.id);
         env.out(`Created key ${record.id} (${record.name}) for endpoints: ${record.endpoints.join(', ')}.`);

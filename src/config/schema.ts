@@ -220,7 +220,12 @@ export const ConfigSchema = Type.Object(
     ),
     limits: Type.Object(
       {
-        concurrent: KeyLimitsSchema.properties.concurrent,
+        concurrent: Type.Integer({
+          minimum: 0,
+          default: 8,
+          description:
+            'Requests in flight per key, for keys without limits of their own; 0 = no limit. One more gets 1302.',
+        }),
         requests_per_minute: KeyLimitsSchema.properties.requests_per_minute,
         windows: KeyLimitsSchema.properties.windows,
       },
@@ -368,6 +373,12 @@ export const ConfigSchema = Type.Object(
               default: 0,
               description:
                 "Largest piece of a long text sent in one model call, in the model's tokens; 0 = a quarter of the model's context window.",
+            }),
+            render_queue_size: Type.Integer({
+              minimum: 0,
+              default: 16,
+              description:
+                'Conversation-artifact renders (PDF, page images) that may wait for the renderer, served key by key; one more gets 1305.',
             }),
           },
           { additionalProperties: false, default: {} },

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ConfigSchema } from '../config/schema.js';
+import { DeploymentCapSchema } from '../engines/chat/deployment-cap.js';
 import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { IMAGE_ENGINES } from '../engines/image/registry.js';
 import { ERROR_CODES } from '../errors/codes.js';
@@ -56,9 +57,11 @@ export const configKeysTable = (): string => keysTable(ConfigSchema);
 
 /** One table per engine: the keys of a deployment under `models.<code>.deployments[]`. */
 export function engineKeysTables(): string {
-  return Object.entries(CHAT_ENGINES)
-    .map(([name, factory]) => `### \`engine: ${name}\`\n\n${keysTable(factory.schema)}`)
-    .join('\n\n');
+  const every = `### Every chat deployment, whatever its engine\n\n${keysTable(DeploymentCapSchema)}`;
+  const engines = Object.entries(CHAT_ENGINES).map(
+    ([name, factory]) => `### \`engine: ${name}\`\n\n${keysTable(factory.schema)}`,
+  );
+  return [every, ...engines].join('\n\n');
 }
 
 /** One table per image engine: the keys of a deployment under `models.gen-image.deployments[]`. */

@@ -6,13 +6,26 @@ import { toKeyView } from '../services/keys/key-service.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { Endpoint } from '../stores/types.js';
 
+/** A key's own limits as the admin gives them: a limit left out is the configured default's. */
+const OwnLimits = Type.Object(
+  {
+    concurrent: Type.Optional(Type.Integer({ minimum: 0, description: 'Requests in flight; 0 = no limit.' })),
+    requests_per_minute: Type.Optional(Type.Integer({ minimum: 0, description: 'Requests per minute; 0 = no limit.' })),
+    windows: Type.Optional(
+      Type.Array(KeyLimitsSchema.properties.windows.items, {
+        description: 'Usage windows, e.g. `[{requests: 1000, hours: 5}]`.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 const KeyIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const CreateKeyBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 128 }),
   endpoints: Type.Optional(
     Type.Array(Type.Union([Type.Literal('general'), Type.Literal('coding')]), { minItems: 1, uniqueItems: true }),
   ),
-  limits: Type.Optional(KeyLimitsSchema),
+  limits: Type.Optional(OwnLimits),
   account: Type.Optional(
     Type.String({
       minLength: 1,
@@ -50,13 +63,14 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
       const { account, ...body } = request.body as {
         name: string;
         endpoints?: Endpoint[];
-        limits?: typeof KeyLimitsSchema.static;
+        limits?: Partial<typeof KeyLimitsSchema.static>;
         account?: string;
       };
       // Without `account` the key is the admin's, as keys made by the CLI are.
       const holder = account === undefined ? undefined : await services.accounts.findAccount(account);
       if (account !== undefined && !holder) throw invalidRequest(`Invalid account: no account ${account}`);
-      const { key, record } = await services.keys.create(body);
+      const limits = body.limits && { ...services.config.limits, ...body.limits };
+      const { key, record } = await services.keys.create({ ...body, limits });
       if (holder) await services.store.accounts.setKeyOwner(record.id, holder.id);
       return { ...toKeyView(record), ...(holder ? { account: holder.id } : {}), key };
     },

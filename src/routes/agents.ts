@@ -91,14 +91,16 @@ export const agentConversation = defineOperation<AgentConversationBody>({
   base: 'agents',
   summary: "The artifacts of one of the caller's agent conversations",
   body: AgentConversationBody,
-  async handle({ body, services, key, request }) {
+  async handle({ body, services, key, cancel, request }) {
     const agent = services.agents;
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
     const vars = body.custom_variables ?? {};
-    const artifacts = await agent.artifacts(key.id, body.conversation_id, {
-      includePdf: vars.include_pdf === true,
-      pages: vars.pages ?? [],
-    });
+    const artifacts = await agent.artifacts(
+      key.id,
+      body.conversation_id,
+      { includePdf: vars.include_pdf === true, pages: vars.pages ?? [] },
+      cancel,
+    );
     const url = (file: Parameters<typeof filePath>[0]) =>
       publicUrl(request, services.config.server.public_url, filePath(file));
     const content = artifacts.map((a) => ({ type: a.type, tag_cn: a.tagCn, tag_en: a.tagEn, [a.type]: url(a.file) }));

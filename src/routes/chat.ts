@@ -16,10 +16,10 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
     checkMessageList(body.messages, { assistantNeedsContent: true });
     checkMaxTokens(body.model, body.max_tokens);
   },
-  async handle({ body, services, identity, cancel, request, reply }) {
+  async handle({ body, services, key, identity, cancel, request, reply }) {
     const chat = services.chat;
     if (!chat) throw modelNotConfigured(`Model ${body.model}`, `models.${body.model}`);
-    const run = await chat.start(body, identity, cancel);
+    const run = await chat.start(body, identity, cancel, key.id);
     const noteUsage = () => {
       request.usage.promptTokens = run.usage?.promptTokens ?? 0;
       request.usage.completionTokens = run.usage?.completionTokens ?? 0;

@@ -14,12 +14,12 @@ export const imageGenerations = defineOperation<ImageGenerationBody>({
   summary: 'Generate an image (synchronous)',
   body: ImageGenerationBody,
   rules: (body) => checkImageSize(body.model, body.size),
-  async handle({ body, services, identity, signal, request }) {
+  async handle({ body, services, key, identity, signal, request }) {
     const images = services.images;
     if (!images) throw modelNotConfigured(`Image model ${body.model}`, `models.${body.model}`);
     const { created } = identity;
     const { prompt, model, size, quality } = body;
-    const outcome = await images.generate({ model, prompt, size, quality }, signal);
+    const outcome = await images.generate({ model, prompt, size, quality }, signal, key.id);
     return {
       created,
       data: [{ url: publicUrl(request, services.config.server.public_url, filePath(outcome.file)) }],

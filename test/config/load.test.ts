@@ -17,7 +17,7 @@ describe('loadConfig', () => {
     expect(file).toBeUndefined();
     expect(config.server).toMatchObject({ host: '127.0.0.1', port: 8080, body_limit: 10 * 1024 * 1024 });
     expect(config.data_dir).toBe(path.join(cwd, 'data'));
-    expect(config.limits).toEqual({ concurrent: 0, requests_per_minute: 0, windows: [] });
+    expect(config.limits).toEqual({ concurrent: 8, requests_per_minute: 0, windows: [] });
     expect(config.models).toEqual({});
   });
 

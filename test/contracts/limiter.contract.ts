@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KeyLimits } from '../../src/config/schema.js';
+import { ConfigSchema, type KeyLimits } from '../../src/config/schema.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import type { Limiter } from '../../src/services/limits/limiter.js';
 import type { Store, UsageWindow } from '../../src/stores/types.js';
@@ -105,6 +105,22 @@ export function runLimiterContract(label: string, setup: LimiterSetup): void {
       await limiter.admit('k', undefined);
       expect((await refusal(limiter.admit('k', undefined))).code).toBe(1302);
       await expect(limiter.admit('k', limits({ concurrent: 5 }))).resolves.toBeTypeOf('function');
+    });
+
+    it('holds keys without limits of their own to the shipped default concurrency, each key on its own', async () => {
+      const shipped = ConfigSchema.properties.limits.properties.concurrent.default as number;
+      expect(shipped).toBeGreaterThan(0);
+      const { limiter } = await make({ concurrent: shipped });
+      const releases = [];
+      for (let i = 0; i < shipped; i++) releases.push(await limiter.admit('burst', undefined));
+      const err = await refusal(limiter.admit('burst', undefined));
+      expect(err).toMatchObject({ code: 1302, status: 429 });
+      expect(err.message).toContain(`${shipped} at a time`);
+      // Another key is not held up by the first one's burst; a key's own 0 still means no limit.
+      await expect(limiter.admit('lone', undefined)).resolves.toBeTypeOf('function');
+      for (let i = 0; i <= shipped; i++) await limiter.admit('own', limits({ concurrent: 0 }));
+      releases[0]!();
+      await expect(limiter.admit('burst', undefined)).resolves.toBeTypeOf('function');
     });
 
     it('per minute: exactly the limit, then 1303 with Retry-After within the minute', async () => {

@@ -63,6 +63,22 @@ export function runTaskStoreContract(label: string, setup: () => Promise<TaskSto
       expect(await t.claim(claimOf('w3', 5_000, kinds))).toBeUndefined();
     });
 
+    it('is fair across keys: the task of a key with fewer tasks running goes before an older backlog', async () => {
+      const kinds = ['k-fair'];
+      const of = (keyId: string, at: number) => task(at, { kind: 'k-fair', keyId });
+      const backlog = [of('flood', 1_000), of('flood', 1_001), of('flood', 1_002), of('flood', 1_003)];
+      for (const b of backlog) await t.create(b);
+      const lone = of('lone', 1_500);
+      await t.create(lone);
+      // The flood's oldest runs first (nobody runs yet); then the lone key, which runs nothing.
+      expect((await t.claim(claimOf('w1', 2_000, kinds)))?.id).toBe(backlog[0]!.id);
+      expect((await f.other.claim(claimOf('w2', 2_000, kinds)))?.id).toBe(lone.id);
+      // Both keys have one running: oldest first again.
+      expect((await t.claim(claimOf('w3', 2_000, kinds)))?.id).toBe(backlog[1]!.id);
+      // A lease that ran out is not running: its key counts as idle again, and the task is free.
+      expect((await t.claim(claimOf('w4', 3_500, kinds)))?.keyId).toBe('flood');
+    });
+
     it('never hands one task to two concurrent claimers', async () => {
       const kinds = ['k-race'];
       for (let i = 0; i < 10; i++) await t.create(task(1_000 + i, { kind: 'k-race' }));

@@ -25,10 +25,12 @@ export class DeploymentPicker<E = ChatEngine> {
     this.deployments = engines.map((engine, position) => ({ engine, position, inFlight: 0, unhealthyUntil: 0 }));
   }
 
-  pick(tried: ReadonlySet<Deployment<E>>): Deployment<E> | undefined {
+  /** `isFull`: deployments at their concurrency cap, taken only when every healthy one is. */
+  pick(tried: ReadonlySet<Deployment<E>>, isFull?: (d: Deployment<E>) => boolean): Deployment<E> | undefined {
     const now = this.now();
     const count = this.deployments.length;
     let best: Deployment<E> | undefined;
+    let busy: Deployment<E> | undefined;
     let fallback: Deployment<E> | undefined;
     for (let step = 0; step < count; step++) {
       const deployment = this.deployments[(this.cursor + step) % count]!;
@@ -37,9 +39,13 @@ export class DeploymentPicker<E = ChatEngine> {
         if (fallback === undefined || deployment.unhealthyUntil < fallback.unhealthyUntil) fallback = deployment;
         continue;
       }
+      if (isFull?.(deployment)) {
+        if (busy === undefined || deployment.inFlight < busy.inFlight) busy = deployment;
+        continue;
+      }
       if (best === undefined || deployment.inFlight < best.inFlight) best = deployment;
     }
-    const chosen = best ?? fallback;
+    const chosen = best ?? busy ?? fallback;
     if (chosen !== undefined) this.cursor = (chosen.position + 1) % count;
     return chosen;
   }

@@ -1,5 +1,6 @@
 import { ApiError } from '../../errors/api-error.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
+import type { FairGate } from '../../util/fair-gate.js';
 import { isRefusedByBackend } from './pool-errors.js';
 import { type Deployment, DeploymentPicker } from './pool-health.js';
 import type {
@@ -26,6 +27,12 @@ export interface DeploymentPoolOptions {
    * caused by RequestRefusedByBackend.
    */
   isRetryable?: (err: unknown) => boolean;
+  /**
+   * Each deployment's concurrency cap (in the order of the engines; undefined: none), shared with
+   * every other pool that sends to the same deployment. A request that finds every deployment at
+   * its cap waits in the least busy one's line, served key by key (ChatRequest.tenant).
+   */
+  gates?: readonly (FairGate | undefined)[];
 }
 
 const defaultIsFailure = (err: unknown): boolean =>
@@ -55,13 +62,17 @@ export function createDeploymentPool(engines: ChatEngine[], options: DeploymentP
   if (engines.length === 0) throw new Error('createDeploymentPool needs at least one engine');
   // With one deployment there is nowhere to fail over to, and a cooling-down sole deployment is tried
   // anyway: the engine itself behaves the same, without a generator layer on every part.
-  if (engines.length === 1) return engines[0]!;
+  const gates = options.gates ?? [];
+  if (engines.length === 1 && gates[0] === undefined) return engines[0]!;
   const picker = new DeploymentPicker(engines, options.cooldownMs ?? 10_000, options.now ?? Date.now);
   const isFailure = options.isDeploymentFailure ?? defaultIsFailure;
   const isRetryable = options.isRetryable ?? defaultIsRetryable;
+  const isFull = gates.some((g) => g !== undefined)
+    ? (d: Deployment) => gates[d.position]?.hasRoom === false
+    : undefined;
 
   function next(tried: Set<Deployment>, lastError: unknown): Deployment {
-    const deployment = picker.pick(tried);
+    const deployment = picker.pick(tried, isFull);
     if (deployment === undefined) throw lastError;
     tried.add(deployment);
     return deployment;
@@ -79,7 +90,18 @@ export function createDeploymentPool(engines: ChatEngine[], options: DeploymentP
     let lastError: unknown;
     for (;;) {
       const deployment = next(tried, lastError);
+      const gate = gates[deployment.position];
       deployment.inFlight++;
+      if (gate !== undefined) {
+        try {
+          await gate.enter(request.tenant ?? '', signal);
+        } catch (err) {
+          deployment.inFlight--;
+          // A client that left while waiting ends quietly, as when it leaves during generation.
+          if (signal.aborted && !(err instanceof ApiError)) return;
+          throw err;
+        }
+      }
       let iterator: AsyncIterator<ChatStreamPart> | undefined;
       let first: IteratorResult<ChatStreamPart>;
       try {
@@ -87,6 +109,7 @@ export function createDeploymentPool(engines: ChatEngine[], options: DeploymentP
         first = await iterator.next();
       } catch (err) {
         deployment.inFlight--;
+        gate?.leave();
         if (!failed(deployment, err, signal)) throw err;
         lastError = err;
         continue;
@@ -102,8 +125,12 @@ export function createDeploymentPool(engines: ChatEngine[], options: DeploymentP
         throw err;
       } finally {
         deployment.inFlight--;
-        // The consumer may stop early: let the engine release its upstream request.
-        await iterator.return?.();
+        try {
+          // The consumer may stop early: let the engine release its upstream request.
+          await iterator.return?.();
+        } finally {
+          gate?.leave();
+        }
       }
     }
   }
@@ -129,7 +156,8 @@ export function createDeploymentPool(engines: ChatEngine[], options: DeploymentP
     stats: () => {
       const now = (options.now ?? Date.now)();
       let waiting = 0;
-      for (const d of picker.deployments) waiting += d.engine.stats?.().waiting ?? 0;
+      for (const d of picker.deployments)
+        waiting += (d.engine.stats?.().waiting ?? 0) + (gates[d.position]?.waiting ?? 0);
       return {
         inFlight: picker.deployments.reduce((n, d) => n + d.inFlight, 0),
         waiting,

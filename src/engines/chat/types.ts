@@ -72,6 +72,12 @@ export interface ChatRequest {
    * the `traceparent` header, so the server's spans join the platform's trace.
    */
   traceparent?: string | undefined;
+  /**
+   * Whose request this is, as an opaque string (the platform passes the API key's id; engines never
+   * interpret it): where requests wait for a shared resource, tenants are served in turn. Unset:
+   * the request waits in one lane shared by every other request without a tenant.
+   */
+  tenant?: string;
 }
 
 export type FinishReason =

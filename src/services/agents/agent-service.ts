@@ -7,6 +7,7 @@ import type { FileStore } from '../../files/types.js';
 import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
 import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
 import { AsyncQueue } from '../../util/async-queue.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { ChatService } from '../chat/chat-service.js';
 import {
   type Artifact,
@@ -54,14 +55,16 @@ export function checkAgentsConfig(config: Config['agents']): void {
 
 /** The `general_translation` agent: translation strategies on a chat model, and its conversations. */
 export class AgentService {
-  private readonly renderer = new ArtifactRenderer();
+  private readonly renderer: ArtifactRenderer;
 
   constructor(
     private readonly chat: ChatService | undefined,
     private readonly conversations: ConversationStore,
     private readonly files: FileStore,
     private readonly config: AgentsConfig,
-  ) {}
+  ) {
+    this.renderer = new ArtifactRenderer(config.render_queue_size);
+  }
 
   /** Validates the request against the agent (1214 naming the field) before any model work. */
   check(body: AgentBody): void {
@@ -81,7 +84,7 @@ export class AgentService {
       engine.countTokens([{ role: 'user', content: text }], []),
     );
     const spec = chatModel(this.config.model);
-    const model = new ModelCaller(engine, signal, Math.min(spec?.temperature ?? 0.6, 0.7));
+    const model = new ModelCaller(engine, signal, Math.min(spec?.temperature ?? 0.6, 0.7), identity.keyId);
     const base = {
       source: sourceLang ? languageName(sourceLang) : 'the original language',
       target: languageName(req.targetLang),
@@ -150,10 +153,16 @@ export class AgentService {
     return found;
   }
 
-  /** The artifacts of the caller's conversation, stored in the file store (see conversation-artifacts.ts). */
-  async artifacts(keyId: string, id: string, options: ArtifactOptions): Promise<Artifact[]> {
+  /**
+   * The artifacts of the caller's conversation, stored in the file store (see conversation-artifacts.ts).
+   * Renders wait their turn key by key; one whose client leaves (`signal`) while waiting is dropped.
+   */
+  async artifacts(keyId: string, id: string, options: ArtifactOptions, signal?: CancelSignal): Promise<Artifact[]> {
     checkArtifactOptions(options);
-    return conversationArtifacts(await this.conversation(keyId, id), options, this.files, this.renderer);
+    return conversationArtifacts(await this.conversation(keyId, id), options, this.files, this.renderer, {
+      tenant: keyId,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** Stops the rendering worker, if one runs. */

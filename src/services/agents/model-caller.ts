@@ -26,6 +26,8 @@ export class ModelCaller {
     readonly engine: ChatEngine,
     private readonly signal: AbortSignal,
     private readonly temperature: number,
+    /** Whose calls these are (opaque: the key's id), so the engine serves tenants in turn. */
+    private readonly tenant: string,
   ) {}
 
   get thinking(): boolean {
@@ -47,6 +49,7 @@ export class ModelCaller {
       stop: [],
       responseFormat: 'text',
       thinking: options.thinking === true && this.thinking,
+      tenant: this.tenant,
     };
     this.usage.totalCalls++;
     let text = '';

@@ -49,7 +49,13 @@ export class ChatService {
     return engine;
   }
 
-  async start(body: ChatCompletionBody, identity: ReplyIdentity, signal: CancelSignal): Promise<CompletionRun> {
+  /** `tenant` (the key's id) orders this request against other tenants' where engines queue. */
+  async start(
+    body: ChatCompletionBody,
+    identity: ReplyIdentity,
+    signal: CancelSignal,
+    tenant: string,
+  ): Promise<CompletionRun> {
     const spec = chatModel(body.model);
     if (!spec) throw unknownModel(`Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
@@ -59,6 +65,7 @@ export class ChatService {
       augmented ? { ...body, messages: augmented.messages } : body,
       spec,
       engine.capabilities,
+      tenant,
     );
     if (request.tools.length > 0 && !engine.capabilities.tools)
       throw invalidField('tools', `${body.model} here does not support function tools`);

@@ -3,11 +3,18 @@ import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigError } from '../../config/load.js';
 import type { Config, DeploymentConfig } from '../../config/schema.js';
+import {
+  capGate,
+  DEPLOYMENT_CAP_KEYS,
+  type DeploymentCap,
+  DeploymentCapSchema,
+} from '../../engines/chat/deployment-cap.js';
 import type { ChatEngineFactory, EngineContext } from '../../engines/chat/factory.js';
 import { createDeploymentPool } from '../../engines/chat/pool.js';
 import { EMBEDDED_ENGINE } from '../../engines/chat/registry.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
 import { CHAT_MODEL_CODES, isImageModelCode, TOKENIZER_MODEL_CODES } from '../../models/catalogue.js';
+import type { FairGate } from '../../util/fair-gate.js';
 import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
 import { withoutCredentials } from '../models/model-overview.js';
 import { furthestBehind, type ModelState } from '../models/model-state.js';
@@ -28,6 +35,9 @@ export type ModelView = {
   deployments: (DeploymentLoad & ModelState & { target: string; sharedBy: number })[];
 } & ModelState;
 
+/** One gate per deployment and cap, whichever model codes use it. */
+const gateKey = (d: ChatDeployment) => `${d.identity}\n${JSON.stringify(d.cap)}`;
+
 /** What a deployment serves, for people: its upstream's URL or its model (never a key). */
 function targetOf(options: Record<string, unknown>): string {
   const target = options['base_url'] ?? options['model'];
@@ -43,6 +53,24 @@ interface Deployment<F = ChatEngineFactory> {
   label: string;
 }
 
+interface ChatDeployment extends Deployment {
+  /** The concurrency cap every chat deployment may carry, whatever its engine. */
+  cap: DeploymentCap;
+}
+
+/** `value` with the schema's defaults, or a ConfigError naming the first key that breaks it. */
+function checked(schema: TSchema, value: unknown, where: string): Record<string, unknown> {
+  const options = Value.Default(schema, structuredClone(value)) as Record<string, unknown>;
+  const first = Value.Errors(schema, options).First();
+  if (first) {
+    const key = first.path.replace(/^\//, '').replaceAll('/', '.');
+    throw new ConfigError(
+      `config: ${where}${key ? `.${key}` : ''}: ${first.message}, got ${JSON.stringify(first.value)}`,
+    );
+  }
+  return options;
+}
+
 export function validateDeployment<F extends { readonly schema: TSchema }>(
   raw: DeploymentConfig,
   where: string,
@@ -53,14 +81,7 @@ export function validateDeployment<F extends { readonly schema: TSchema }>(
     throw new ConfigError(
       `config: ${where}.engine: unknown engine "${raw.engine}"; known: ${Object.keys(factories).join(', ')}`,
     );
-  const options = Value.Default(factory.schema, structuredClone(raw)) as Record<string, unknown>;
-  const first = Value.Errors(factory.schema, options).First();
-  if (first) {
-    const key = first.path.replace(/^\//, '').replaceAll('/', '.');
-    throw new ConfigError(
-      `config: ${where}${key ? `.${key}` : ''}: ${first.message}, got ${JSON.stringify(first.value)}`,
-    );
-  }
+  const options = checked(factory.schema, raw, where);
   return {
     factory,
     options,
@@ -69,18 +90,36 @@ export function validateDeployment<F extends { readonly schema: TSchema }>(
   };
 }
 
+/** A chat deployment: its cap (deployment-cap.ts) apart, the rest checked by its engine's schema. */
+function validateChatDeployment(
+  raw: DeploymentConfig,
+  where: string,
+  factories: Readonly<Record<string, ChatEngineFactory>>,
+): ChatDeployment {
+  const rest: Record<string, unknown> = { ...raw };
+  const cap: Record<string, unknown> = {};
+  for (const key of DEPLOYMENT_CAP_KEYS) {
+    if (key in rest) cap[key] = rest[key];
+    delete rest[key];
+  }
+  return {
+    ...validateDeployment(rest as DeploymentConfig, where, factories),
+    cap: checked(DeploymentCapSchema, cap, where) as DeploymentCap,
+  };
+}
+
 /** Every model code this server can serve, with its deployments: the configured ones and the embedded default. */
 export function resolveDeployments(
   config: Config,
   factories: Readonly<Record<string, ChatEngineFactory>>,
-): Map<string, Deployment[]> {
-  const out = new Map<string, Deployment[]>();
+): Map<string, ChatDeployment[]> {
+  const out = new Map<string, ChatDeployment[]>();
   for (const [code, { deployments }] of Object.entries(config.models)) {
     // Image codes belong to the image engines (services/images/image-directory.ts).
     if (isImageModelCode(code)) continue;
     out.set(
       code,
-      deployments.map((d, i) => validateDeployment(d, `models.${code}.deployments[${i}]`, factories)),
+      deployments.map((d, i) => validateChatDeployment(d, `models.${code}.deployments[${i}]`, factories)),
     );
   }
   const { embedded } = config;
@@ -91,10 +130,16 @@ export function resolveDeployments(
       context_size: embedded.context_size,
       parallel: embedded.parallel,
     };
-    const deployment = validateDeployment(fallback as DeploymentConfig, 'embedded', factories);
+    const deployment = validateChatDeployment(fallback as DeploymentConfig, 'embedded', factories);
     for (const code of [...CHAT_MODEL_CODES, ...TOKENIZER_MODEL_CODES]) if (!out.has(code)) out.set(code, [deployment]);
   }
   return out;
+}
+
+/** The key a model code's engine is cached under: its one deployment's, or its pool's. */
+function poolKey(list: ChatDeployment[]): string {
+  if (list.length === 1 && list[0]!.cap.max_concurrent === undefined) return list[0]!.identity;
+  return `pool\n${list.map((d) => `${d.identity}\n${JSON.stringify(d.cap)}`).join('\n')}`;
 }
 
 export function engineContext(
@@ -128,9 +173,10 @@ export class EngineDirectory {
   /** Engines as tracing and metrics see them, per model code, when either is on. */
   private readonly observed = new Map<string, Promise<ChatEngine>>();
   private observers: EngineObservers = {};
+  private readonly gates = new Map<string, FairGate>();
 
   constructor(
-    private readonly deployments: Map<string, Deployment[]>,
+    private readonly deployments: Map<string, ChatDeployment[]>,
     private readonly context: EngineContext,
     downloads?: ModelDownloads,
   ) {
@@ -200,13 +246,15 @@ export class EngineDirectory {
     return this.downloads.state(source);
   }
 
-  private deploymentLoadOf(d: Deployment): DeploymentLoad {
+  private deploymentLoadOf(d: ChatDeployment): DeploymentLoad {
     const stats = this.created.get(d.identity)?.stats?.();
+    // A capped deployment's line (max_concurrent) is part of its queue.
+    const gate = this.gates.get(gateKey(d));
     return {
       deployment: d.label,
       engine: String(d.options['engine']),
       inFlight: stats?.inFlight ?? 0,
-      waiting: stats?.waiting ?? 0,
+      waiting: (stats?.waiting ?? 0) + (gate?.waiting ?? 0),
       up: stats?.healthy ?? false,
     };
   }
@@ -243,11 +291,24 @@ export class EngineDirectory {
       // A second download of a file on its way would race the first one for the same path.
       if (blocker) return Promise.reject(blocker);
     }
-    if (list.length === 1) return this.engine(list[0]!);
-    const key = list.map((d) => d.identity).join('\n');
-    return this.cached(this.pools, key, async () =>
-      createDeploymentPool(await Promise.all(list.map((d) => this.engine(d)))),
+    if (list.length === 1 && list[0]!.cap.max_concurrent === undefined) return this.engine(list[0]!);
+    return this.cached(this.pools, poolKey(list), async () =>
+      createDeploymentPool(await Promise.all(list.map((d) => this.engine(d))), {
+        gates: list.map((d) => this.gate(d)),
+      }),
     );
+  }
+
+  /** A capped deployment's gate, one per deployment and cap, shared by every model code using it. */
+  private gate(d: ChatDeployment): FairGate | undefined {
+    if (d.cap.max_concurrent === undefined) return undefined;
+    const key = gateKey(d);
+    let gate = this.gates.get(key);
+    if (gate === undefined) {
+      gate = capGate(d.cap);
+      if (gate !== undefined) this.gates.set(key, gate);
+    }
+    return gate;
   }
 
   /**
@@ -257,8 +318,7 @@ export class EngineDirectory {
   load(): { model: string; inFlight: number; waiting: number; up: boolean }[] {
     const out: { model: string; inFlight: number; waiting: number; up: boolean }[] = [];
     for (const [code, list] of this.deployments) {
-      const key = list.length === 1 ? list[0]!.identity : list.map((d) => d.identity).join('\n');
-      const stats = this.created.get(key)?.stats?.();
+      const stats = this.created.get(poolKey(list))?.stats?.();
       if (stats) out.push({ model: code, inFlight: stats.inFlight, waiting: stats.waiting, up: stats.healthy });
     }
     return out;

@@ -73,6 +73,7 @@ export function mapChatRequest(
   body: ChatCompletionBody & { seed?: unknown },
   spec: ChatModelSpec,
   capabilities: ChatEngineCapabilities,
+  tenant: string,
 ): ChatRequest {
   const stop = body.stop === undefined ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
   const seed = typeof body.seed === 'number' && Number.isInteger(body.seed) ? body.seed : undefined;
@@ -90,5 +91,6 @@ export function mapChatRequest(
     responseFormat: body.response_format?.type === 'json_object' ? 'json_object' : 'text',
     thinking: thinkingOn(body, spec) && capabilities.thinking,
     stream: body.stream === true,
+    tenant,
   };
 }

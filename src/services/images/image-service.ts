@@ -53,10 +53,13 @@ export interface ImageServiceDeps {
 export class ImageService {
   constructor(private readonly deps: ImageServiceDeps) {}
 
-  /** Sync: the job runs in one of this process's slots while the caller waits (its signal cancels it). */
-  async generate(input: ImageInput, signal: AbortSignal): Promise<ImageOutcome> {
-    const prepared = await this.prepare(input, signal);
-    await this.deps.slots.acquire(signal);
+  /**
+   * Sync: the job runs in one of this process's slots while the caller waits (its signal cancels it);
+   * callers waiting for a slot are served tenant by tenant (`tenant`: the key's id).
+   */
+  async generate(input: ImageInput, signal: AbortSignal, tenant: string): Promise<ImageOutcome> {
+    const prepared = await this.prepare(input, signal, tenant);
+    await this.deps.slots.acquire(signal, tenant);
     try {
       return { file: await this.run(prepared.model, prepared.request, signal), contentFilter: prepared.contentFilter };
     } finally {
@@ -66,7 +69,7 @@ export class ImageService {
 
   /** Async: the task is written before its handle is returned; a worker (here or elsewhere) runs it. */
   async submit(input: ImageInput, ids: { id: string; requestId: string; keyId: string }): Promise<TaskRecord> {
-    const prepared = await this.prepare(input, new AbortController().signal);
+    const prepared = await this.prepare(input, new AbortController().signal, ids.keyId);
     const { tasks, config } = this.deps;
     const now = Date.now();
     if ((await tasks.countWaiting([IMAGE_TASK_KIND], now)) >= config.queue_size) {
@@ -116,14 +119,14 @@ export class ImageService {
     return JSON.stringify(outcome);
   }
 
-  private async prepare(input: ImageInput, signal: AbortSignal): Promise<TaskInput> {
+  private async prepare(input: ImageInput, signal: AbortSignal, tenant: string): Promise<TaskInput> {
     if (!this.deps.engines.has(input.model)) {
       throw unknownModel(
         `Image model ${input.model} is not configured on this server: add a deployment under \`models.${input.model}\` (see docs/configuration.md)`,
       );
     }
     // Refused prompts stop here: nothing is queued or generated.
-    const check = await this.deps.safety.require(input.prompt, 'user', signal);
+    const check = await this.deps.safety.require(input.prompt, 'user', signal, tenant);
     const spec = imageModel(input.model);
     const [width, height] = (input.size ?? spec.defaultSize).split('x').map(Number) as [number, number];
     return {

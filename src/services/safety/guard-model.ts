@@ -7,7 +7,7 @@ import type { GuardClassifier } from './types.js';
  * the verdict is read from the greedy answer.
  */
 export function guardClassifier(engine: () => Promise<ChatEngine>, maxTokens: number): GuardClassifier {
-  return async (text, stage, signal) => {
+  return async (text, stage, signal, tenant) => {
     const messages: ChatMessage[] =
       stage === 'assistant'
         ? [
@@ -24,6 +24,7 @@ export function guardClassifier(engine: () => Promise<ChatEngine>, maxTokens: nu
         stop: [],
         responseFormat: 'text',
         thinking: false,
+        ...(tenant === undefined ? {} : { tenant }),
       },
       signal,
     );

@@ -22,6 +22,7 @@ export class SafetyService {
     text: string,
     stage: SafetyStage,
     signal: AbortSignal = new AbortController().signal,
+    tenant?: string,
   ): Promise<SafetyResult> {
     const term = this.blocked(text);
     if (term !== undefined) return { stage, level: 0, verdict: 'unsafe', reason: `block term "${term}"` };
@@ -29,7 +30,7 @@ export class SafetyService {
     if (!guard) return { stage, level: 3, verdict: 'safe', reason: undefined };
     let answer: string;
     try {
-      answer = await guard(text, stage, signal);
+      answer = await guard(text, stage, signal, tenant);
     } catch (err) {
       if (signal.aborted) throw err;
       return this.guardFailed(stage, 'the guard model failed', err);
@@ -42,8 +43,8 @@ export class SafetyService {
   }
 
   /** Checks a text and refuses it (1301, nothing else happens) when it is unsafe. */
-  async require(text: string, stage: SafetyStage, signal?: AbortSignal): Promise<SafetyResult> {
-    const result = await this.check(text, stage, signal);
+  async require(text: string, stage: SafetyStage, signal?: AbortSignal, tenant?: string): Promise<SafetyResult> {
+    const result = await this.check(text, stage, signal, tenant);
     if (result.level === 0) {
       throw unsafeContent(`The ${stage === 'user' ? 'prompt' : 'content'} contains unsafe or sensitive content`);
     }

@@ -20,4 +20,10 @@ export interface SafetyResult {
 }
 
 /** A guard model's raw answer to one text (the chat-engine seam underneath). */
-export type GuardClassifier = (text: string, stage: SafetyStage, signal: AbortSignal) => Promise<string>;
+/** `tenant`: whose check it is (opaque, the key's id), so a shared engine serves tenants in turn. */
+export type GuardClassifier = (
+  text: string,
+  stage: SafetyStage,
+  signal: AbortSignal,
+  tenant?: string,
+) => Promise<string>;

@@ -33,9 +33,17 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async claim(c: TaskClaim): Promise<TaskRecord | undefined> {
+    // Fair across keys: the free task of the key with the fewest tasks running goes first, then
+    // the oldest, so that one key's backlog does not hold up another key's task.
     const { rows } = await this.pool.query<TaskRow>(
       `UPDATE tasks SET lease_owner = $3, lease_until = $4, attempts = attempts + 1, updated_at = $1
-       WHERE id = (SELECT id FROM tasks WHERE ${FREE} ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       WHERE id = (
+         SELECT t.id FROM tasks t
+         LEFT JOIN (SELECT key_id, COUNT(*) AS n FROM tasks
+                    WHERE status = 'PROCESSING' AND lease_until >= $1 AND kind = ANY($2::text[])
+                    GROUP BY key_id) running ON running.key_id = t.key_id
+         WHERE t.status = 'PROCESSING' AND (t.lease_until IS NULL OR t.lease_until < $1) AND t.kind = ANY($2::text[])
+         ORDER BY COALESCE(running.n, 0), t.created_at, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED)
        RETURNING *`,
       [c.now, c.kinds, c.owner, c.now + c.leaseMs],
     );

@@ -24,9 +24,18 @@ export class SqliteTaskStore implements TaskStore {
          VALUES (?, ?, ?, ?, ?, ?, 'PROCESSING', 0, ?, ?)`,
       ),
       get: db.prepare('SELECT * FROM tasks WHERE id = ?'),
+      // Fair across keys: the free task of the key with the fewest tasks running goes first, then
+      // the oldest, so that one key's backlog does not hold up another key's task.
       claim: db.prepare(
-        `UPDATE tasks SET lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
-         WHERE id = (SELECT id FROM tasks WHERE ${FREE} AND ${KINDS} ORDER BY created_at, id LIMIT 1)
+        `UPDATE tasks SET lease_owner = @owner, lease_until = @until, attempts = attempts + 1, updated_at = @now
+         WHERE id = (
+           SELECT t.id FROM tasks t
+           LEFT JOIN (SELECT key_id, COUNT(*) AS n FROM tasks
+                      WHERE status = 'PROCESSING' AND lease_until >= @now AND kind IN (SELECT value FROM json_each(@kinds))
+                      GROUP BY key_id) running ON running.key_id = t.key_id
+           WHERE t.status = 'PROCESSING' AND (t.lease_until IS NULL OR t.lease_until < @now)
+             AND t.kind IN (SELECT value FROM json_each(@kinds))
+           ORDER BY COALESCE(running.n, 0), t.created_at, t.id LIMIT 1)
          RETURNING *`,
       ),
       heartbeat: db.prepare(
@@ -55,9 +64,12 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async claim(c: TaskClaim): Promise<TaskRecord | undefined> {
-    const row = this.stmts.claim.get(c.owner, c.now + c.leaseMs, c.now, c.now, JSON.stringify(c.kinds)) as
-      | TaskRow
-      | undefined;
+    const row = this.stmts.claim.get({
+      owner: c.owner,
+      until: c.now + c.leaseMs,
+      now: c.now,
+      kinds: JSON.stringify(c.kinds),
+    }) as TaskRow | undefined;
     return row && taskFromRow(row);
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArtifactRenderer } from '../../../src/services/agents/artifacts/renderer.js';
+import { RequestCancel } from '../../../src/util/cancel-signal.js';
 
 const renderer = new ArtifactRenderer();
 afterAll(() => renderer.close());
@@ -37,5 +38,31 @@ describe('ArtifactRenderer (worker thread)', () => {
     const again = await other.render('x', 't', []);
     expect(again.pageCount).toBe(1);
     await other.close();
+  });
+
+  it('renders one job at a time, serves waiting jobs key by key, refuses past its line with 1305, and drops a job whose client left', async () => {
+    const small = new ArtifactRenderer(3);
+    const posted: string[] = [];
+    const post = (small as unknown as { post: (text: string) => Promise<unknown> }).post.bind(small);
+    (small as unknown as { post: (text: string, ...rest: unknown[]) => Promise<unknown> }).post = (text, ...rest) => {
+      posted.push(text);
+      return (post as (...a: unknown[]) => Promise<unknown>)(text, ...rest);
+    };
+    const done: string[] = [];
+    const job = (text: string, tenant: string, signal?: RequestCancel) =>
+      small.render(text, 't', [], { tenant, ...(signal ? { signal } : {}) }).then(() => done.push(text));
+    const left = new RequestCancel();
+    const jobs = [job('burst 1', 'burst'), job('burst 2', 'burst'), job('burst 3', 'burst')];
+    const leaving = job('lone, gone', 'lone', left);
+    expect(small.waiting).toBe(3);
+    // Its own key already waits, and no lane is two longer: refused (not another key's pushed out).
+    await expect(job('one too many', 'lone')).rejects.toMatchObject({ code: 1305, retryAfter: 5 });
+    left.abort(new Error('client left'));
+    await expect(leaving).rejects.toThrow('client left');
+    jobs.push(job('lone', 'lone'));
+    await Promise.all(jobs);
+    expect(done).toEqual(['burst 1', 'lone', 'burst 2', 'burst 3']);
+    expect(posted).toEqual(done);
+    await small.close();
   });
 });

@@ -40,4 +40,19 @@ describe('job slots', () => {
     slots.release();
     expect(freed).toBe(1);
   });
+
+  it('serves the line key by key: a key with one job goes before the rest of another key’s burst', async () => {
+    const slots = new JobSlots(1, 10);
+    const order: string[] = [];
+    const never = new AbortController().signal;
+    await slots.acquire(never, 'burst');
+    const waits = [1, 2, 3].map((i) => slots.acquire(never, 'burst').then(() => order.push(`burst${i}`)));
+    waits.push(slots.acquire(never, 'lone').then(() => order.push('lone')));
+    for (let i = 0; i < 4; i++) {
+      slots.release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(waits);
+    expect(order).toEqual(['lone', 'burst1', 'burst2', 'burst3']);
+  });
 });

@@ -93,7 +93,9 @@ class Engine implements LlamaCppEngine {
     }
     let lease: Awaited<ReturnType<SequencePool<Slot>['acquire']>>;
     try {
-      lease = await this.pool.acquire(signal, (slot) => commonPrefix(slot.sequence.contextTokens, prompt));
+      lease = await this.pool.acquire(request.tenant ?? '', signal, (slot) =>
+        commonPrefix(slot.sequence.contextTokens, prompt),
+      );
     } catch (err) {
       if (signal.aborted && !(err instanceof ApiError)) return;
       throw err;

@@ -2,7 +2,7 @@ import { invalidField } from '../../../errors/errors.js';
 import type { FileStore, StoredFile } from '../../../files/types.js';
 import type { ConversationRecord } from '../../../stores/conversations.js';
 import type { PageSize } from './page-image.js';
-import type { ArtifactRenderer } from './renderer.js';
+import type { ArtifactRenderer, RenderCaller } from './renderer.js';
 
 export interface ArtifactOptions {
   includePdf: boolean;
@@ -43,11 +43,12 @@ export async function conversationArtifacts(
   options: ArtifactOptions,
   files: FileStore,
   renderer: ArtifactRenderer,
+  caller: RenderCaller = {},
 ): Promise<Artifact[]> {
   checkArtifactOptions(options);
   const needPdf = options.includePdf || options.pages.length > 0;
   const rendered = needPdf
-    ? await renderer.render(record.translation, `Translation ${record.id}`, options.pages)
+    ? await renderer.render(record.translation, `Translation ${record.id}`, options.pages, caller)
     : undefined;
   for (const [i, p] of options.pages.entries()) {
     if (rendered && p.position > rendered.pageCount)
