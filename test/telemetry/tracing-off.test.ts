@@ -46,7 +46,7 @@ describe('tracing off costs nothing', { timeout: 120_000 }, () => {
       return file;
     };
     server = await startServer(config({}), dir, ['--import', REFUSE]);
-  });
+  }, 180_000);
   afterAll(async () => {
     server?.child.kill('SIGTERM');
     await server?.exited;
