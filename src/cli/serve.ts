@@ -40,6 +40,10 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     },
   });
   const logger = await createLogger(config.log, { isTTY: process.stdout.isTTY === true });
+  logger.info(
+    { version: packageVersion(), config: file, data: config.data_dir, node: process.version },
+    `Starting gen-platform ${packageVersion()}`,
+  );
   const tracer = await openTracer(config.tracing, packageVersion(), (err) =>
     logger.warn(failureFields(err, logger), 'tracing: spans could not be sent to the OTLP receiver'),
   );
