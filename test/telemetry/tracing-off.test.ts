@@ -54,17 +54,10 @@ describe('tracing off costs nothing', { timeout: 120_000 }, () => {
   });
 
   it('starts and serves a chat completion without loading @opentelemetry/* or pino-pretty', async () => {
-    const out = execFileSync(process.execPath, [
-      MAIN,
-      'keys',
-      'create',
-      '--name',
-      'off',
-      '--config',
-      config({}),
-      '--data',
-      dir,
-    ]);
+    // The server's own environment (server-process.ts): no DATABASE_URL of the test run's.
+    const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? dir };
+    const argv = [MAIN, 'keys', 'create', '--name', 'off', '--config', config({}), '--data', dir];
+    const out = execFileSync(process.execPath, argv, { env });
     const key = out.toString().trim().split('\n').at(-1)!;
     const res = await fetch(`${server!.base}/paas/v4/chat/completions`, {
       method: 'POST',
