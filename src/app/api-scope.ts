@@ -143,21 +143,22 @@ async function runOperation(
   const requestId = body['request_id'];
   const clientRequestId = typeof requestId === 'string' ? requestId : undefined;
   try {
-    const result = await op.handle(
-      new Context(
-        body as never,
-        (request.params ?? {}) as Record<string, string>,
-        request.apiKey!,
-        clientRequestId,
-        // The request's own id (genReqId) is the reply's: one id per request, and the log's reqId
-        // names the reply a client quotes.
-        { id: request.id, created: unixSeconds(), requestId: clientRequestId ?? request.id },
-        services,
-        cancel,
-        request,
-        reply,
-      ),
+    const context = new Context(
+      body as never,
+      (request.params ?? {}) as Record<string, string>,
+      request.apiKey!,
+      clientRequestId,
+      // The request's own id (genReqId) is the reply's: one id per request, and the log's reqId
+      // names the reply a client quotes.
+      { id: request.id, created: unixSeconds(), requestId: clientRequestId ?? request.id },
+      services,
+      cancel,
+      request,
+      reply,
     );
+    // With tracing on, the handler runs in the request's span: the spans it starts are its children.
+    const span = request.traceSpan;
+    const result = await (span === undefined ? op.handle(context) : span.run(() => op.handle(context)));
     if (result === undefined) return reply;
     return reply.send(result);
   } catch (err) {

@@ -12,6 +12,7 @@ import { installErrorHandlers } from '../server/error-handler.js';
 import { newPlatformId } from '../server/ids.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { installObservability } from '../server/metrics/observability.js';
+import { installTracing } from '../server/tracing.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { apiScope } from './api-scope.js';
 
@@ -83,6 +84,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   app.decorateRequest('apiKey', undefined);
   app.decorateRequest('usage', null as never);
   app.decorateRequest('cancel', undefined);
+  app.decorateRequest('traceSpan', undefined);
   // Hooks on every request are callback-style: an async hook costs a promise and a turn apiece.
   app.addHook('onRequest', (request, _reply, done) => {
     request.usage = {};
@@ -95,6 +97,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   });
   installErrorHandlers(app, config.server.body_limit);
   installObservability(app, services);
+  if (services.tracer) installTracing(app, services.tracer);
 
   await app.register(swagger, {
     openapi: {

@@ -14,6 +14,7 @@ export const COMMON_HELP: readonly (readonly [string, string])[] = [
   ['--config FILE', 'configuration file (or GEN_PLATFORM_CONFIG; default ./gen-platform.yaml if present)'],
   ['--data DIR', 'data folder: store, keys, files, models (or GEN_PLATFORM_DATA; default ./data)'],
   ['-h, --help', 'this help; `gen-platform COMMAND --help` for one command'],
+  ['-v, --version', 'the version of this gen-platform'],
 ];
 
 export const EXIT_CODES: readonly (readonly [string, string])[] = [

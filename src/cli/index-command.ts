@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { createServices } from '../services/create-services.js';
-import { crawl, readDocument } from '../services/search/crawler.js';
+import { crawl, INDEXER_USER_AGENT, readDocument } from '../services/search/crawler.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
 import { type CommandHelp, commandHelp } from './help.js';
@@ -27,8 +27,6 @@ export const INDEX_HELP: CommandHelp = {
   ],
 };
 
-const USER_AGENT = 'gen-platform-indexer/0.1 (+https://github.com/)';
-
 export async function indexCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {
     collection: { type: 'string' },
@@ -43,13 +41,13 @@ export async function indexCommand(argv: string[], env: CliEnv): Promise<number>
   }
   if (!action) throw new UsageError('index needs an action: add, crawl, import, remove or stats');
   const collection = values['collection'] as string | undefined;
-  const { config, file } = loadConfig({
+  const { config, configDir } = loadConfig({
     file: values['config'] as string | undefined,
     cwd: env.cwd,
     env: env.vars,
     flags: { data: values['data'] as string | undefined },
   });
-  const services = await createServices(config, { configDir: file ? path.dirname(file) : env.cwd });
+  const services = await createServices(config, { configDir });
   const { index } = services.search;
   try {
     switch (action) {
@@ -75,7 +73,7 @@ export async function indexCommand(argv: string[], env: CliEnv): Promise<number>
           maxPages: positiveInt('max-pages', values['max-pages'] as string | undefined) ?? 50,
           depth: positiveInt('depth', values['depth'] as string | undefined) ?? 2,
           collection,
-          userAgent: USER_AGENT,
+          userAgent: INDEXER_USER_AGENT,
           onProgress: (e) =>
             e.error
               ? env.err(`[${e.pages} indexed, ${e.queued} queued] failed ${e.url}: ${e.error}`)

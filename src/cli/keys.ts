@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { KeyLimits } from '../config/schema.js';
-import { closeServices, createServices } from '../services/create-services.js';
+import { openKeyServices } from '../services/create-services.js';
 import type { Endpoint } from '../stores/types.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
@@ -79,7 +79,8 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
     env: env.vars,
     flags: { data: values.data as string | undefined },
   });
-  const services = await createServices(config);
+  // Keys live in the store: a key command opens nothing of the engines, and needs none of their files.
+  const services = await openKeyServices(config);
   try {
     switch (action) {
       case 'create': {
@@ -123,7 +124,7 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
         throw new UsageError(`unknown keys action "${action}"`);
     }
   } finally {
-    await closeServices(services);
+    await services.close();
   }
 }
 

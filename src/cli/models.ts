@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { createServices } from '../services/create-services.js';
 import { parse, UsageError } from './args.js';
@@ -24,14 +23,14 @@ export async function modelsCommand(argv: string[], env: CliEnv): Promise<number
     return 0;
   }
   if (!action) throw new UsageError('models needs an action: list or pull');
-  const { config, file } = loadConfig({
+  const { config, configDir } = loadConfig({
     file: values['config'] as string | undefined,
     cwd: env.cwd,
     env: env.vars,
     flags: { data: values['data'] as string | undefined },
   });
   const services = await createServices(config, {
-    configDir: file ? path.dirname(file) : env.cwd,
+    configDir,
     log: { info: env.out, warn: (_d, m) => env.err(m), error: (_d, m) => env.err(m) },
   });
   try {

@@ -7,6 +7,7 @@ import { INDEX_HELP, indexCommand } from './index-command.js';
 import { KEYS_HELP, keysCommand } from './keys.js';
 import { MODELS_HELP, modelsCommand } from './models.js';
 import { SERVE_HELP, serveCommand } from './serve.js';
+import { packageVersion } from './version.js';
 
 type Command = (argv: string[], env: CliEnv) => Promise<number>;
 
@@ -22,6 +23,10 @@ const USAGE = overviewHelp(Object.values(COMMANDS).map((c) => c.help));
 /** Exit codes (documented in the help and the README): 0 done, 1 failed, 2 usage or configuration error. */
 export async function runCli(argv: string[], env: CliEnv): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === '--version' || command === '-v' || command === 'version') {
+    env.out(`gen-platform ${packageVersion()}`);
+    return 0;
+  }
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     if (command === undefined) {
       env.err(USAGE);

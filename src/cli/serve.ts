@@ -1,13 +1,15 @@
-import path from 'node:path';
-import { pino } from 'pino';
 import { buildApp } from '../app/app.js';
 import { loadConfig } from '../config/load.js';
 import { drain } from '../server/drain.js';
 import { startMetricsServer } from '../server/metrics/metrics-server.js';
 import { closeServices, createServices } from '../services/create-services.js';
+import { openTracer } from '../telemetry/open-tracer.js';
+import { failureFields } from '../util/failure-fields.js';
 import { parse, positiveInt } from './args.js';
 import type { CliEnv } from './cli-env.js';
 import { type CommandHelp, commandHelp } from './help.js';
+import { createLogger } from './logger.js';
+import { packageVersion } from './version.js';
 
 export const SERVE_HELP: CommandHelp = {
   command: 'serve',
@@ -27,7 +29,7 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     env.out(commandHelp(SERVE_HELP));
     return 0;
   }
-  const { config, file } = loadConfig({
+  const { config, file, configDir } = loadConfig({
     file: values.config as string | undefined,
     cwd: env.cwd,
     env: env.vars,
@@ -37,21 +39,29 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
       data: values.data as string | undefined,
     },
   });
-  const logger = pino({ level: config.log.level });
-  const services = await createServices(config, { log: logger, configDir: file ? path.dirname(file) : env.cwd });
+  const logger = await createLogger(config.log, { isTTY: process.stdout.isTTY === true });
+  logger.info(
+    { version: packageVersion(), config: file, data: config.data_dir, node: process.version },
+    `Starting gen-platform ${packageVersion()}`,
+  );
+  const tracer = await openTracer(config.tracing, packageVersion(), (err) =>
+    logger.warn(failureFields(err, logger), 'tracing: spans could not be sent to the OTLP receiver'),
+  );
+  const services = await createServices(config, { log: logger, configDir, tracer });
   // Start-up checks of local model files, then the downloads in the background (embedded.preload).
   const terminal = process.stderr.isTTY ? (text: string) => process.stderr.write(text) : undefined;
   await services.engines?.warmUp({ download: config.embedded.preload, ...(terminal ? { terminal } : {}) });
   const adminKey = await services.keys.ensureAdminKey();
+  // The banner and the admin key go to stderr: stdout is the log stream, which machines read and keep.
   if (adminKey) {
-    env.out('Created the admin key for /admin (shown only this once; set GEN_PLATFORM_ADMIN_KEY to use your own):');
-    env.out(adminKey);
+    env.err('Created the admin key for /admin (shown only this once; set GEN_PLATFORM_ADMIN_KEY to use your own):');
+    env.err(adminKey);
   }
   const app = await buildApp({ services, logger });
   await app.listen({ port: config.server.port, host: config.server.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.server.port;
-  env.out(
+  env.err(
     `gen-platform serving on http://${config.server.host}:${port} (data: ${config.data_dir}${file ? `, config: ${file}` : ''})`,
   );
 
@@ -77,6 +87,7 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
       });
       metricsServer?.close();
       await closeServices(services);
+      await tracer?.shutdown();
       logger.info('Stopped');
       resolve(0);
     };

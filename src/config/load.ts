@@ -2,12 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { parseDocument } from 'yaml';
+import { ConfigError } from './config-error.js';
+import { applyOtelEnv } from './otel-env.js';
 import { type Config, ConfigSchema } from './schema.js';
 
-/** A configuration that cannot be used; the message names the key and the rule. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 export interface ConfigSources {
   /** `--config`; else `GEN_PLATFORM_CONFIG`; else `./gen-platform.yaml` when it exists. */
@@ -22,6 +21,8 @@ export interface LoadedConfig {
   config: Config;
   /** The file the configuration came from, if any. */
   file: string | undefined;
+  /** What relative paths in the configuration resolve against: the file's folder, else the working directory. */
+  configDir: string;
 }
 
 type Json = Record<string, unknown>;
@@ -54,17 +55,29 @@ function envPort(value: string): number {
   return Number(value);
 }
 
+/** A folder named in the file is relative to the file's own folder, wherever the command runs. */
+function resolvePath(raw: Json, key: string, field: string, baseDir: string): void {
+  const part = raw[key];
+  if (typeof part !== 'object' || part === null || Array.isArray(part)) return;
+  const value = (part as Json)[field];
+  if (typeof value === 'string' && value !== '') (part as Json)[field] = path.resolve(baseDir, value);
+}
+
 function applyOverrides(raw: Json, sources: ConfigSources, baseDir: string): void {
   const { env, flags = {}, cwd } = sources;
   if (typeof raw['data_dir'] === 'string') raw['data_dir'] = path.resolve(baseDir, raw['data_dir']);
+  resolvePath(raw, 'embedded', 'models_dir', baseDir);
+  resolvePath(raw, 'files', 'dir', baseDir);
   if (env['GEN_PLATFORM_DATA']) raw['data_dir'] = path.resolve(cwd, env['GEN_PLATFORM_DATA']);
   if (env['PORT']) section(raw, 'server')['port'] = envPort(env['PORT']);
   if (env['HOST']) section(raw, 'server')['host'] = env['HOST'];
   if (env['DATABASE_URL']) section(raw, 'database')['url'] = env['DATABASE_URL'];
   if (env['REDIS_URL']) section(raw, 'redis')['url'] = env['REDIS_URL'];
   if (env['LOG_LEVEL']) section(raw, 'log')['level'] = env['LOG_LEVEL'];
+  if (env['LOG_FORMAT']) section(raw, 'log')['format'] = env['LOG_FORMAT'];
   if (env['GEN_PLATFORM_SECRET_KEY']) section(raw, 'security')['secret_key'] = env['GEN_PLATFORM_SECRET_KEY'];
   if (env['GEN_PLATFORM_ADMIN_KEY']) section(raw, 'security')['admin_key'] = env['GEN_PLATFORM_ADMIN_KEY'];
+  applyOtelEnv(section(raw, 'tracing'), env);
   if (flags.port !== undefined) section(raw, 'server')['port'] = flags.port;
   if (flags.host !== undefined) section(raw, 'server')['host'] = flags.host;
   if (flags.data !== undefined) raw['data_dir'] = path.resolve(cwd, flags.data);
@@ -109,5 +122,5 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   const withDefaults = Value.Default(ConfigSchema, raw);
   const problem = describeErrors(withDefaults);
   if (problem) throw new ConfigError(file ? `${problem} [${file}]` : problem);
-  return { config: withDefaults as Config, file };
+  return { config: withDefaults as Config, file, configDir: file ? path.dirname(file) : sources.cwd };
 }

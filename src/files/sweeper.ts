@@ -1,7 +1,8 @@
+import { failureFields, type LevelAware } from '../util/failure-fields.js';
 import type { FileStore } from './types.js';
 
-export interface SweeperLog {
-  error(obj: { err: unknown }, message: string): void;
+export interface SweeperLog extends LevelAware {
+  error(details: Record<string, unknown>, message: string): void;
 }
 
 /** Deletes expired files now and then; returns the function that stops it. */
@@ -12,7 +13,9 @@ export function startFileSweeper(files: FileStore, intervalMs: number, log: Swee
     running = true;
     files
       .sweep(Date.now())
-      .catch((err: unknown) => log.error({ err }, 'expired files could not be swept'))
+      .catch((err: unknown) =>
+        log.error(failureFields(err, log), 'expired files could not be swept; retrying at the next sweep'),
+      )
       .finally(() => {
         running = false;
       });

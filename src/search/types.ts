@@ -58,4 +58,17 @@ export interface SearchIndex extends SearchEngine {
   /** Remove by url from one collection (default `web`). Unknown urls are ignored. */
   remove(urls: string[], collection?: string): Promise<void>;
   stats(): Promise<{ collection: string; documents: number }[]>;
+  /** Documents as they were indexed, the latest first (what the console lists); `limit` at most 100. */
+  documents(page: { collection?: string | undefined; offset: number; limit: number }): Promise<IndexedDocument[]>;
+}
+
+/** A document in the index without its text. */
+export interface IndexedDocument {
+  url: string;
+  title: string;
+  site: string | undefined;
+  collection: string;
+  published: string | undefined;
+  /** Length of its text in characters. */
+  chars: number;
 }

@@ -1,4 +1,5 @@
 import type { KeyRecord } from '../stores/types.js';
+import type { Span } from '../telemetry/tracer.js';
 import type { RequestCancel } from '../util/cancel-signal.js';
 
 /** What a handler reports for the usage record of its request. */
@@ -16,6 +17,8 @@ declare module 'fastify' {
     usage: RequestUsage;
     /** Aborted when the response closes before it has finished (the client went away). */
     cancel: RequestCancel | undefined;
+    /** The request's span when tracing is on (server/tracing.ts); its handler runs inside it. */
+    traceSpan: Span | undefined;
   }
   interface FastifyContextConfig {
     /** The operation's id, recorded with usage and used by the shared auth suite. */

@@ -1,13 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { EngineContext } from '../engines/chat/factory.js';
 import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
-import { AccountService } from './accounts/account-service.js';
+import type { Store } from '../stores/types.js';
+import type { Tracer } from '../telemetry/tracer.js';
+import { AccountService, type AccountServiceOptions } from './accounts/account-service.js';
 import { HashGate } from './accounts/hash-gate.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
@@ -16,49 +17,102 @@ import { EngineDirectory, engineContext, resolveDeployments } from './chat/engin
 import { MediaUrlGuard } from './chat/media-url-guard.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { KeyService } from './keys/key-service.js';
+import { PlaygroundTokens } from './keys/playground-tokens.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
 import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
 import { openLimiter, openSignInLimiter } from './limits/open-limiter.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
+import { traceReader } from './reader/traced-reader.js';
 import { readerOptions } from './reader-options.js';
 import { openSafetyService } from './safety/open-safety-service.js';
+import { INDEXER_USER_AGENT } from './search/crawler.js';
+import { IndexJobs } from './search/index-jobs.js';
 import { openSearchService } from './search/open-search-service.js';
 import { TokenizerService } from './tokenizer/tokenizer-service.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 
 export interface ServiceOptions {
   log?: EngineContext['log'];
-  /** Folder of the configuration file, against which relative model paths resolve. */
-  configDir?: string;
+  /** Folder of the configuration file, against which relative paths in deployments resolve. */
+  configDir: string;
+  /** OpenTelemetry, when `serve` runs with tracing on (src/telemetry/). */
+  tracer?: Tracer | undefined;
+}
+
+/** What the key commands need: the store and the keys, and nothing of the engines or their files. */
+export interface KeyServices {
+  store: Store;
+  keys: KeyService;
+  accounts: AccountService;
+  close(): Promise<void>;
+}
+
+export async function openKeyServices(config: Config): Promise<KeyServices> {
+  const { store, keys } = await openKeys(config);
+  return { store, keys, accounts: accountService(config, store, keys), close: () => store.close() };
+}
+
+async function openKeys(
+  config: Config,
+  serverKey = loadServerKey(config.security.secret_key, config.data_dir),
+): Promise<{ store: Store; keys: KeyService }> {
+  const box = new SecretBox(serverKey);
+  const store = await openStore(config);
+  return { store, keys: new KeyService({ store, box, configuredAdminKey: config.security.admin_key }) };
+}
+
+function accountService(
+  config: Config,
+  store: Store,
+  keys: KeyService,
+  guards: Pick<AccountServiceOptions, 'signInLimiter' | 'hashGate'> = {},
+): AccountService {
+  return new AccountService({
+    ...guards,
+    store,
+    keys,
+    sessionMs: config.console.session_hours * 3_600_000,
+    signInAttempts: config.console.sign_in_attempts,
+    configuredAdmin: config.security.admin_key !== undefined,
+  });
 }
 
 const quietLog: EngineContext['log'] = { info() {}, warn() {}, error() {} };
 
 /** Opens the store and builds the services of a validated configuration, once, at start-up. */
-export async function createServices(config: Config, options: ServiceOptions = {}): Promise<PlatformServices> {
+export async function createServices(config: Config, options: ServiceOptions): Promise<PlatformServices> {
   // Deployments are validated before anything is opened, so a bad one stops start-up cleanly.
   const deployments = resolveDeployments(config, CHAT_ENGINES);
   checkImageDeployments(config);
   checkAgentsConfig(config.agents);
   const serverKey = loadServerKey(config.security.secret_key, config.data_dir);
-  const box = new SecretBox(serverKey);
-  const store = await openStore(config);
-  const keys = new KeyService({ store, box, configuredAdminKey: config.security.admin_key });
+  const { store, keys } = await openKeys(config, serverKey);
   const log = options.log ?? quietLog;
   const usage = new UsageRecorder(store, {
     onError: (err, n) => log.error({ err }, `${n} usage records were not written`),
   });
   const limiter = await openLimiter(config, { store, log, pending: (id, since) => usage.pending(id, since) });
   const signInLimiter = await openSignInLimiter(config, log);
-  const context = engineContext(config, log, availableParallelism(), options.configDir ?? path.resolve('.'));
+  const context = engineContext(config, log, availableParallelism(), options.configDir);
   const engines = new EngineDirectory(deployments, context);
-  const reader = createReaderService(readerOptions(config.reader, store));
-  const search = await openSearchService(config);
+  if (options.tracer) engines.observe({ tracer: options.tracer });
+  const plainReader = createReaderService(readerOptions(config.reader, store));
+  const reader = options.tracer ? traceReader(plainReader, options.tracer) : plainReader;
+  const search = await openSearchService(config, options.tracer);
+  const indexJobs = new IndexJobs(reader, search.index, { userAgent: INDEXER_USER_AGENT });
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const safety = openSafetyService(config, engines, log);
-  const imaging = await openImageService(config, { store, files, safety, log, configDir: context.configDir });
+  const imaging = await openImageService(config, {
+    store,
+    files,
+    safety,
+    log,
+    configDir: context.configDir,
+    tracer: options.tracer,
+  });
+  const keyAccess = new KeyAccess(store, keys, usage, config.limits);
   const chat =
     deployments.size > 0
       ? new ChatService(
@@ -83,16 +137,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
     files,
     store,
     keys,
-    accounts: new AccountService({
-      store,
-      keys,
-      sessionMs: config.console.session_hours * 3_600_000,
-      signInAttempts: config.console.sign_in_attempts,
+    accounts: accountService(config, store, keys, {
       signInLimiter,
       hashGate: new HashGate(config.console.hash_concurrency, config.console.hash_queue),
-      configuredAdmin: config.security.admin_key !== undefined,
     }),
-    keyAccess: new KeyAccess(store, keys, usage, config.limits),
+    keyAccess,
     limiter,
     usage,
     chat,
@@ -109,8 +158,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
     safety,
     images: imaging?.images,
     agents,
+    tracer: options.tracer,
+    indexJobs,
+    playgroundTokens: new PlaygroundTokens(keyAccess, keys),
     async close() {
       stopSweeper();
+      indexJobs.close();
       await imaging?.close();
       await Promise.all([
         files.close(),

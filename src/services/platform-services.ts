@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { FileStore } from '../files/types.js';
 import type { Store } from '../stores/types.js';
+import type { Tracer } from '../telemetry/tracer.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { KeyAccess } from './accounts/key-access.js';
 import type { AgentService } from './agents/agent-service.js';
@@ -8,10 +9,12 @@ import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { ImageService } from './images/image-service.js';
 import type { KeyService } from './keys/key-service.js';
+import type { PlaygroundTokens } from './keys/playground-tokens.js';
 import type { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
 import type { Limiter } from './limits/limiter.js';
 import type { ReaderService } from './reader/index.js';
 import type { SafetyService } from './safety/safety-service.js';
+import type { IndexJobs } from './search/index-jobs.js';
 import type { SearchService } from './search/search-service.js';
 import type { TokenizerService } from './tokenizer/tokenizer-service.js';
 import type { UsageRecorder } from './usage/usage-recorder.js';
@@ -41,6 +44,12 @@ export interface PlatformServices {
   images?: ImageService | undefined;
   /** The `general_translation` agent and its conversations. */
   agents?: AgentService | undefined;
+  /** Crawls and imports that fill the search index in the background (the console's Search page). */
+  indexJobs: IndexJobs;
+  /** Short-lived tokens for the console's playground, one key per signed-in principal behind them. */
+  playgroundTokens: PlaygroundTokens;
+  /** OpenTelemetry, when tracing is on (`tracing.endpoint`); undefined otherwise. */
+  tracer?: Tracer | undefined;
   /** Releases what the services hold (engines, browsers, pools). */
   close(): Promise<void>;
 }

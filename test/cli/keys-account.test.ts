@@ -16,7 +16,8 @@ describe('gen-platform keys create --account', () => {
     out: (l: string) => lines.push(l),
     err: (l: string) => lines.push(l),
   });
-  const open = () => createServices(loadConfig({ cwd: dir, env: { GEN_PLATFORM_DATA: dir } }).config);
+  const open = () =>
+    createServices(loadConfig({ cwd: dir, env: { GEN_PLATFORM_DATA: dir } }).config, { configDir: dir });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("gives the key to the account named by email or id; without it the key is the admin's", async () => {

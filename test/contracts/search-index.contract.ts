@@ -225,6 +225,23 @@ export function runSearchIndexContract(label: string, setup: () => Promise<Searc
       ]);
     });
 
+    it('lists documents without their text, the latest first, by collection and page', async () => {
+      await index.upsert([{ url: 'https://kb.example/a', title: 'A', content: 'Body', collection: 'kb' }]);
+      const [latest] = await index.documents({ offset: 0, limit: 1 });
+      expect(latest).toEqual({
+        url: 'https://kb.example/a',
+        title: 'A',
+        site: latest!.site,
+        collection: 'kb',
+        published: undefined,
+        chars: 4,
+      });
+      const web = await index.documents({ collection: 'web', offset: 0, limit: 100 });
+      expect(web.map((d) => d.url).sort()).toEqual(CORPUS.map((d) => d.url).sort());
+      expect(await index.documents({ collection: 'web', offset: 1, limit: 2 })).toEqual(web.slice(1, 3));
+      expect(await index.documents({ collection: 'none', offset: 0, limit: 10 })).toEqual([]);
+    });
+
     it('rejects invalid documents and counts without writing', async () => {
       await expect(index.upsert([{ url: 'not a url', title: 't', content: 'c' }])).rejects.toMatchObject({
         code: 1214,

@@ -31,12 +31,13 @@ function serve(dir: string, config: string): Promise<{ child: ChildProcess; base
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    // The banner is on stderr (stdout is the log stream).
+    child.stderr!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /serving on (http:\/\/\S+?:\d+)/.exec(out);
       if (m) resolve({ child, base: m[1]! });
     });
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
   });
 }

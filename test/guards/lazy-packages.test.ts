@@ -13,6 +13,13 @@ const HEAVY: Record<string, string> = {
   'eld/large': 'n-gram tables',
   'opencc-js': 'conversion tables, for telling Chinese scripts apart',
   'playwright-core': 'about 30 MB, for the reader’s browser path',
+  // Tracing and pretty logs are off by default; off, not one module of them is loaded.
+  '@opentelemetry/api': 'tracing (telemetry/otel-tracer.ts)',
+  '@opentelemetry/core': 'tracing',
+  '@opentelemetry/resources': 'tracing',
+  '@opentelemetry/sdk-trace': 'tracing',
+  '@opentelemetry/otlp-transformer': 'tracing',
+  'pino-pretty': 'readable log lines on a terminal (cli/logger.ts)',
 };
 
 /** `file → package` for each static import of a heavy package that brings in values, not just types. */

@@ -65,10 +65,11 @@ export async function startServer(
       const m = /serving on (http:\/\/[\d.]+:\d+)/.exec(out);
       if (!m) return;
       clearTimeout(timer);
-      child.stdout!.off('data', look);
+      child.stderr!.off('data', look);
       resolve(m[1]!);
     };
-    child.stdout!.on('data', look);
+    // The banner is on stderr (stdout is the log stream).
+    child.stderr!.on('data', look);
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`server exited (${code}) before serving:\n${out}`));

@@ -17,6 +17,8 @@ export interface SlowUpstream {
   readonly aborted: number;
   /** Chat calls received so far. */
   readonly requests: number;
+  /** `traceparent` headers of the chat requests received (tracing on). */
+  readonly traceparents: string[];
   close(): Promise<void>;
 }
 
@@ -32,7 +34,10 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
   let open = 0;
   let aborted = 0;
   let requests = 0;
+  const traceparents: string[] = [];
   const server: Server = createServer((req, res) => {
+    const traceparent = req.headers['traceparent'];
+    if (typeof traceparent === 'string') traceparents.push(traceparent);
     if (req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"object":"list","data":[{"id":"stand-in","object":"model"}]}');
@@ -106,6 +111,7 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
     get requests() {
       return requests;
     },
+    traceparents,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -8,6 +8,7 @@ import type { Config } from '../../src/config/schema.js';
 import { closeServices, createServices } from '../../src/services/create-services.js';
 import type { PlatformServices } from '../../src/services/platform-services.js';
 import type { Endpoint } from '../../src/stores/types.js';
+import { openTracer } from '../../src/telemetry/open-tracer.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -39,7 +40,9 @@ export async function createTestApp(
   // No default model: tests never download; those that chat configure the test models.
   writeFileSync(file, JSON.stringify({ log: { level: 'silent' }, embedded: { default_model: '' }, ...overrides }));
   const { config } = loadConfig({ file, cwd: dataDir, env: { GEN_PLATFORM_DATA: dataDir, ...env } });
-  const services = await createServices(config, { configDir: dataDir });
+  // As `serve` does: a tracer only when the config or the environment turns tracing on.
+  const tracer = await openTracer(config.tracing, 'test');
+  const services = await createServices(config, { configDir: dataDir, tracer });
   const app = await buildApp({ services });
   const newKey = async (options: { endpoints?: Endpoint[]; limits?: Config['limits'] } = {}) =>
     (await services.keys.create({ name: 'test', ...options })).key;
@@ -65,6 +68,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await closeServices(services);
+      await tracer?.shutdown();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -72,6 +72,37 @@ describe('metrics on', () => {
     expect(text).toContain('gen_platform_process_resident_memory_bytes');
   });
 
+  it('time to first token and between tokens per model, of streamed replies', async () => {
+    const before = sample(await scrape(), 'gen_platform_time_to_first_token_seconds_count', 'model="gen-4.6"');
+    // A reply taken whole comes whole from the upstream: no token timing.
+    expect((await t.post(CHAT, chatBody(false))).status).toBe(200);
+    expect(sample(await scrape(), 'gen_platform_time_to_first_token_seconds_count', 'model="gen-4.6"')).toBe(before);
+    const streamed = await t.app.inject({
+      method: 'POST',
+      url: CHAT,
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      payload: chatBody(true),
+    });
+    expect(streamed.statusCode).toBe(200);
+    const text = await scrape();
+    const firstCount = sample(text, 'gen_platform_time_to_first_token_seconds_count', 'model="gen-4.6"')!;
+    expect(firstCount).toBeGreaterThanOrEqual(1);
+    // The stand-in sends 10 tokens 30 ms apart: about 30 ms between them; the first after about 30 ms.
+    const betweenCount = sample(text, 'gen_platform_time_between_tokens_seconds_count', 'model="gen-4.6"')!;
+    const betweenSum = sample(text, 'gen_platform_time_between_tokens_seconds_sum', 'model="gen-4.6"')!;
+    expect(betweenCount).toBe(firstCount);
+    expect(betweenSum / betweenCount).toBeGreaterThan(0.001);
+    expect(betweenSum / betweenCount).toBeLessThan(1);
+    expect(sample(text, 'gen_platform_time_to_first_token_seconds_bucket', 'le="+Inf",model="gen-4.6"')).toBe(
+      firstCount,
+    );
+    // Load per deployment, once its engine is open: `gen-4.6[0]` is models.gen-4.6.deployments[0].
+    expect(
+      sample(text, 'gen_platform_deployment_in_flight', 'deployment="gen-4.6[0]",engine="openai-compatible"'),
+    ).toBe(0);
+    expect(sample(text, 'gen_platform_deployment_queue_depth', 'deployment="gen-4.6[0]"')).toBe(0);
+  });
+
   it('counts the streams open while they are, and a stream once it has ended', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -124,6 +155,11 @@ describe('engine load metrics', () => {
       });
       const during = await scrape();
       expect(sample(during, 'gen_platform_engine_in_flight', 'model="gen-4.6"')).toBe(1);
+      // undici's count of the deployment's requests running: one of the two has the stream.
+      const running = ['gen-4.6[0]', 'gen-4.6[1]'].map((d) =>
+        sample(during, 'gen_platform_deployment_in_flight', `deployment="${d}"`),
+      );
+      expect(running.sort()).toEqual([0, 1]);
       expect(sample(during, 'gen_platform_engine_up', 'model="gen-4.6"')).toBe(1);
       await res.text();
       expect(sample(await scrape(), 'gen_platform_engine_in_flight', 'model="gen-4.6"')).toBe(0);

@@ -12,6 +12,8 @@ export interface EngineContext {
     info(message: string): void;
     error(details: Record<string, unknown>, message: string): void;
     warn(details: Record<string, unknown>, message: string): void;
+    /** pino's: a failure that is retried carries its stack only at debug level (util/failure-fields.ts). */
+    isLevelEnabled?(level: string): boolean;
   };
 }
 

@@ -68,6 +68,11 @@ export interface ChatRequest {
    */
   stream?: boolean;
   /**
+   * The W3C trace context of this call when tracing is on: an engine that calls a server sends it as
+   * the `traceparent` header, so the server's spans join the platform's trace.
+   */
+  traceparent?: string | undefined;
+  /**
    * Whose request this is, as an opaque string (the platform passes the API key's id; engines never
    * interpret it): where requests wait for a shared resource, tenants are served in turn. Unset:
    * the request waits in one lane shared by every other request without a tenant.

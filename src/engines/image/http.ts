@@ -45,10 +45,14 @@ export interface BackendAnswer {
 export async function call(
   http: BackendHttp,
   url: URL,
-  init: { method: 'GET' | 'POST'; json?: unknown },
+  init: { method: 'GET' | 'POST'; json?: unknown; traceparent?: string | undefined },
   signal: AbortSignal,
 ): Promise<BackendAnswer> {
-  const headers = { ...http.headers, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) };
+  const headers = {
+    ...http.headers,
+    ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(init.traceparent === undefined ? {} : { traceparent: init.traceparent }),
+  };
   try {
     const response = await http.agent.request({
       origin: url.origin,

@@ -18,6 +18,8 @@ export interface ImageRequest {
   quality: ImageQuality;
   /** Always set: engines cache identical jobs (ComfyUI answers a repeated workflow from its cache). */
   seed: number;
+  /** The W3C trace context of this job when tracing is on, sent upstream as the `traceparent` header. */
+  traceparent?: string | undefined;
 }
 
 export interface GeneratedImage {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PlatformServices } from '../../services/platform-services.js';
 import { accountRoutes } from './api-accounts.js';
 import { keyRoutes } from './api-keys.js';
+import { platformRoutes } from './api-platform.js';
 import { sessionRoutes } from './api-session.js';
 import { usageRoutes } from './api-usage.js';
 import './principal-of.js';
@@ -30,4 +31,5 @@ export async function consoleApi(scope: FastifyInstance, { services }: { service
   await keyRoutes(scope, services);
   await accountRoutes(scope, services);
   await usageRoutes(scope, services);
+  await platformRoutes(scope, services);
 }

@@ -8,6 +8,7 @@ import { type HitRow, hitFromRow } from '../text/hit-row.js';
 import { queryTerms } from '../text/query-terms.js';
 import {
   DEFAULT_COLLECTION,
+  type IndexedDocument,
   type SearchDocument,
   type SearchHit,
   type SearchIndex,
@@ -174,6 +175,26 @@ export class PostgresFtsIndex implements SearchIndex {
     );
     const rows = new Map(res.rows.map((r) => [Number(r.id), r]));
     return { hits: hits.map((h) => hitFromRow({ ...rows.get(h.id)!, score: h.score }, terms)), exact, postings };
+  }
+
+  async documents(page: {
+    collection?: string | undefined;
+    offset: number;
+    limit: number;
+  }): Promise<IndexedDocument[]> {
+    const filter = page.collection === undefined ? '' : 'WHERE collection = $3';
+    const res = await this.#pool.query<{
+      url: string;
+      title: string;
+      site: string | null;
+      collection: string;
+      published: string | null;
+      chars: number;
+    }>(
+      `SELECT url, title, site, collection, published, length(content) AS chars FROM search_documents ${filter} ORDER BY id DESC LIMIT $1 OFFSET $2`,
+      [Math.min(100, page.limit), page.offset, ...(page.collection === undefined ? [] : [page.collection])],
+    );
+    return res.rows.map((r) => ({ ...r, site: r.site ?? undefined, published: r.published ?? undefined }));
   }
 
   async stats(): Promise<{ collection: string; documents: number }[]> {

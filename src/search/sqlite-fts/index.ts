@@ -8,6 +8,7 @@ import { type HitRow, hitFromRow } from '../text/hit-row.js';
 import { queryTerms } from '../text/query-terms.js';
 import {
   DEFAULT_COLLECTION,
+  type IndexedDocument,
   type SearchDocument,
   type SearchHit,
   type SearchIndex,
@@ -185,6 +186,23 @@ export class SqliteFtsIndex implements SearchIndex {
     return [...this.#tiers.collections().entries()]
       .map(([collection, documents]) => ({ collection, documents }))
       .sort((a, b) => (a.collection < b.collection ? -1 : 1));
+  }
+
+  async documents(page: {
+    collection?: string | undefined;
+    offset: number;
+    limit: number;
+  }): Promise<IndexedDocument[]> {
+    const where = page.collection === undefined ? '' : 'WHERE collection = @collection';
+    const rows = this.#db
+      .prepare(
+        `SELECT url, title, site, collection, published, length(content) AS chars FROM search_documents ${where} ORDER BY id DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...page, limit: Math.min(100, page.limit) }) as (Omit<IndexedDocument, 'site' | 'published'> & {
+      site: string | null;
+      published: string | null;
+    })[];
+    return rows.map((r) => ({ ...r, site: r.site ?? undefined, published: r.published ?? undefined }));
   }
 
   async close(): Promise<void> {

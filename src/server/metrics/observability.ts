@@ -24,11 +24,14 @@ export function installObservability(app: FastifyInstance, services: PlatformSer
           openStreams: () => openStreams.count,
           usageQueued: () => services.usage.queued,
           engineLoad: () => services.engines?.load() ?? [],
+          deploymentLoad: () => services.engines?.deploymentLoad() ?? [],
         },
         { processMetrics: true },
       )
     : undefined;
   app.decorate('platformMetrics', metrics);
+  // Time to first token and between tokens: engine calls are watched only when metrics are on.
+  if (metrics) services.engines?.observe({ timings: metrics });
   const logRequests = config.log.requests;
   if (metrics || logRequests) {
     app.addHook('onRequest', (request, reply, done) => {

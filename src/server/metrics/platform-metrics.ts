@@ -1,4 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { DeploymentLoad } from '../../services/chat/engine-directory.js';
+import type { GenerationTimings } from '../../services/chat/observed-engine.js';
 
 /** What /metrics reads at scrape time rather than on every request. */
 export interface MetricSources {
@@ -7,13 +9,21 @@ export interface MetricSources {
   usageQueued(): number;
   /** Per model code: requests generating and waiting, for engines that report it. */
   engineLoad?(): { model: string; inFlight: number; waiting: number; up: boolean }[];
+  /** Per deployment (one engine, whichever codes share it): requests generating and waiting. */
+  deploymentLoad?(): DeploymentLoad[];
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** Time to first token: prompt evaluation and queueing, milliseconds to minutes. */
+const FIRST_TOKEN = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80];
+/** Time between tokens: from well under a millisecond (tiny models) to a slow CPU's second. */
+const BETWEEN_TOKENS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2.5];
 
 /** The platform's Prometheus metrics, in a registry of their own (one per app). */
-export class PlatformMetrics {
+export class PlatformMetrics implements GenerationTimings {
   readonly registry = new Registry();
+  private readonly firstTokenSeconds: Histogram<'model'>;
+  private readonly betweenTokensSeconds: Histogram<'model'>;
   private readonly requests: Counter<'operation' | 'status' | 'code'>;
   private readonly duration: Histogram<'operation'>;
   private readonly tokens: Counter<'model' | 'direction'>;
@@ -40,6 +50,20 @@ export class PlatformMetrics {
       labelNames: ['model', 'direction'],
       registers,
     });
+    this.firstTokenSeconds = new Histogram({
+      name: 'gen_platform_time_to_first_token_seconds',
+      help: 'Time from the engine call to the first token (text, reasoning or a tool call), by model.',
+      labelNames: ['model'],
+      buckets: FIRST_TOKEN,
+      registers,
+    });
+    this.betweenTokensSeconds = new Histogram({
+      name: 'gen_platform_time_between_tokens_seconds',
+      help: 'Mean time between the tokens after the first, once per reply of more than one token, by model (time per output token).',
+      labelNames: ['model'],
+      buckets: BETWEEN_TOKENS,
+      registers,
+    });
     new Gauge({
       name: 'gen_platform_streams_open',
       help: 'Event streams being written.',
@@ -58,6 +82,16 @@ export class PlatformMetrics {
     });
     const load = sources.engineLoad;
     if (load) this.engineGauges(load, registers);
+    const deployments = sources.deploymentLoad;
+    if (deployments) this.deploymentGauges(deployments, registers);
+  }
+
+  firstToken(model: string, seconds: number): void {
+    this.firstTokenSeconds.observe({ model }, seconds);
+  }
+
+  betweenTokens(model: string, seconds: number): void {
+    this.betweenTokensSeconds.observe({ model }, seconds);
   }
 
   observe(operation: string, status: number, code: number, seconds: number): void {
@@ -85,5 +119,29 @@ export class PlatformMetrics {
     gauge('gen_platform_engine_in_flight', 'Requests generating on the engine of a model.', (l) => l.inFlight);
     gauge('gen_platform_engine_waiting', 'Requests queued for the engine of a model.', (l) => l.waiting);
     gauge('gen_platform_engine_up', '1 when the engine of a model is loaded and serving.', (l) => (l.up ? 1 : 0));
+  }
+
+  private deploymentGauges(load: () => DeploymentLoad[], registers: Registry[]): void {
+    const gauge = (name: string, help: string, pick: (l: DeploymentLoad) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['deployment', 'engine'],
+        registers,
+        collect() {
+          this.reset();
+          for (const l of load()) this.set({ deployment: l.deployment, engine: l.engine }, pick(l));
+        },
+      });
+    gauge(
+      'gen_platform_deployment_in_flight',
+      'Requests generating on a deployment (`gen-4.6[0]`: models.gen-4.6.deployments[0]; `embedded`: the default model).',
+      (l) => l.inFlight,
+    );
+    gauge(
+      'gen_platform_deployment_queue_depth',
+      'Requests waiting for a slot or a connection of a deployment.',
+      (l) => l.waiting,
+    );
   }
 }

@@ -16,13 +16,41 @@ import type { ChatEngine } from '../../engines/chat/types.js';
 import { CHAT_MODEL_CODES, isImageModelCode, TOKENIZER_MODEL_CODES } from '../../models/catalogue.js';
 import type { FairGate } from '../../util/fair-gate.js';
 import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
+import { withoutCredentials } from '../models/model-overview.js';
 import { furthestBehind, type ModelState } from '../models/model-state.js';
+import { type EngineObservers, observeEngine } from './observed-engine.js';
+
+/** One deployment's load: requests generating and waiting on its engine, and whether it serves. */
+export interface DeploymentLoad {
+  deployment: string;
+  engine: string;
+  inFlight: number;
+  waiting: number;
+  up: boolean;
+}
+
+export type ModelView = {
+  code: string;
+  /** Each with the number of model codes its engine serves (the embedded default serves many). */
+  deployments: (DeploymentLoad & ModelState & { target: string; sharedBy: number })[];
+} & ModelState;
+
+/** One gate per deployment and cap, whichever model codes use it. */
+const gateKey = (d: ChatDeployment) => `${d.identity}\n${JSON.stringify(d.cap)}`;
+
+/** What a deployment serves, for people: its upstream's URL or its model (never a key). */
+function targetOf(options: Record<string, unknown>): string {
+  const target = options['base_url'] ?? options['model'];
+  return typeof target === 'string' ? withoutCredentials(target) : '';
+}
 
 interface Deployment<F = ChatEngineFactory> {
   factory: F;
   options: Record<string, unknown>;
   /** Deployments with equal options share one engine (one loaded model, one connection pool). */
   identity: string;
+  /** Where the configuration defines it: `gen-4.6[0]` (models.gen-4.6.deployments[0]) or `embedded`. */
+  label: string;
 }
 
 interface ChatDeployment extends Deployment {
@@ -54,7 +82,12 @@ export function validateDeployment<F extends { readonly schema: TSchema }>(
       `config: ${where}.engine: unknown engine "${raw.engine}"; known: ${Object.keys(factories).join(', ')}`,
     );
   const options = checked(factory.schema, raw, where);
-  return { factory, options, identity: JSON.stringify(options) };
+  return {
+    factory,
+    options,
+    identity: JSON.stringify(options),
+    label: where.replace(/^models\.(.*)\.deployments/, '$1'),
+  };
 }
 
 /** A chat deployment: its cap (deployment-cap.ts) apart, the rest checked by its engine's schema. */
@@ -137,6 +170,9 @@ export class EngineDirectory {
   private readonly downloads: ModelDownloads;
   /** Engines and pools once created, by the same keys (read by `load` without waiting). */
   private readonly created = new Map<string, ChatEngine>();
+  /** Engines as tracing and metrics see them, per model code, when either is on. */
+  private readonly observed = new Map<string, Promise<ChatEngine>>();
+  private observers: EngineObservers = {};
   private readonly gates = new Map<string, FairGate>();
 
   constructor(
@@ -164,13 +200,63 @@ export class EngineDirectory {
   state(code: string): ModelState | undefined {
     const list = this.deployments.get(code);
     if (!list) return undefined;
-    return furthestBehind(
-      list.map((d): ModelState => {
-        const source = this.sources.get(d.identity);
-        if (this.opened.has(d.identity) || source === undefined) return { state: 'ready' };
-        return this.downloads.state(source);
-      }),
-    );
+    return furthestBehind(list.map((d) => this.deploymentState(d)));
+  }
+
+  /** Each model code with its deployments: engine, what it serves, state and load (the console's Models page). */
+  describe(): ModelView[] {
+    const codesOf = new Map<string, number>();
+    for (const list of this.deployments.values())
+      for (const d of new Set(list.map((x) => x.identity))) codesOf.set(d, (codesOf.get(d) ?? 0) + 1);
+    return [...this.deployments].map(([code, list]) => ({
+      code,
+      ...(this.state(code) ?? { state: 'ready' }),
+      deployments: list.map((d) => ({
+        ...this.deploymentLoadOf(d),
+        target: targetOf(d.options),
+        sharedBy: codesOf.get(d.identity) ?? 1,
+        ...this.deploymentState(d),
+      })),
+    }));
+  }
+
+  /** Load of each deployment (one engine, however many codes share it) whose engine has opened, for metrics. */
+  deploymentLoad(): DeploymentLoad[] {
+    const seen = new Set<string>();
+    const out: DeploymentLoad[] = [];
+    for (const list of this.deployments.values()) {
+      for (const d of list) {
+        if (seen.has(d.identity) || !this.created.has(d.identity)) continue;
+        seen.add(d.identity);
+        out.push(this.deploymentLoadOf(d));
+      }
+    }
+    return out;
+  }
+
+  /** Tracing and token timings of engine calls, when on (metrics add theirs once the app is built). */
+  observe(observers: EngineObservers): void {
+    this.observers = { ...this.observers, ...observers };
+    this.observed.clear();
+  }
+
+  private deploymentState(d: Deployment): ModelState {
+    const source = this.sources.get(d.identity);
+    if (this.opened.has(d.identity) || source === undefined) return { state: 'ready' };
+    return this.downloads.state(source);
+  }
+
+  private deploymentLoadOf(d: ChatDeployment): DeploymentLoad {
+    const stats = this.created.get(d.identity)?.stats?.();
+    // A capped deployment's line (max_concurrent) is part of its queue.
+    const gate = this.gates.get(gateKey(d));
+    return {
+      deployment: d.label,
+      engine: String(d.options['engine']),
+      inFlight: stats?.inFlight ?? 0,
+      waiting: (stats?.waiting ?? 0) + (gate?.waiting ?? 0),
+      up: stats?.healthy ?? false,
+    };
   }
 
   has(code: string): boolean {
@@ -182,6 +268,21 @@ export class EngineDirectory {
   }
 
   get(code: string): Promise<ChatEngine> | undefined {
+    const engine = this.unobserved(code);
+    const observers = this.observers;
+    if (engine === undefined || (observers.tracer === undefined && observers.timings === undefined)) return engine;
+    let observed = this.observed.get(code);
+    if (observed === undefined) {
+      const list = this.deployments.get(code)!;
+      const provider = [...new Set(list.map((d) => String(d.options['engine'])))].join(',');
+      observed = engine.then((e) => observeEngine(e, code, provider, observers));
+      this.observed.set(code, observed);
+      observed.catch(() => this.observed.delete(code));
+    }
+    return observed;
+  }
+
+  private unobserved(code: string): Promise<ChatEngine> | undefined {
     const list = this.deployments.get(code);
     if (!list) return undefined;
     for (const d of list) {
@@ -201,7 +302,7 @@ export class EngineDirectory {
   /** A capped deployment's gate, one per deployment and cap, shared by every model code using it. */
   private gate(d: ChatDeployment): FairGate | undefined {
     if (d.cap.max_concurrent === undefined) return undefined;
-    const key = `${d.identity}\n${JSON.stringify(d.cap)}`;
+    const key = gateKey(d);
     let gate = this.gates.get(key);
     if (gate === undefined) {
       gate = capGate(d.cap);

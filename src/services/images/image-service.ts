@@ -5,6 +5,7 @@ import { notFound, overloaded, unknownModel, upstreamFailure } from '../../error
 import type { FileStore, StoredFile } from '../../files/types.js';
 import { imageModel } from '../../models/catalogue.js';
 import type { TaskRecord, TaskStore } from '../../stores/tasks.js';
+import { inSpan, type Tracer } from '../../telemetry/tracer.js';
 import type { SafetyService } from '../safety/safety-service.js';
 import { contentFilter } from '../safety/safety-service.js';
 import { fitToSize } from './fit-size.js';
@@ -44,6 +45,8 @@ export interface ImageServiceDeps {
   config: ImagesConfig;
   /** Tells this process's workers that a task is waiting (they also poll). */
   kick?: () => void;
+  /** When tracing is on: a span per job and per engine call. */
+  tracer?: Tracer | undefined;
 }
 
 /** Image generation, sync and async, over one engine path: check, resolve, generate, fit, store. */
@@ -99,7 +102,16 @@ export class ImageService {
   /** Runs a claimed task's job; the JSON text of its result. */
   async runTask(task: TaskRecord, signal: AbortSignal): Promise<string> {
     const input = JSON.parse(task.input) as TaskInput;
-    const file = await this.run(input.model, input.request, signal);
+    const tracer = this.deps.tracer;
+    // A worker's job has no request around it: its span starts a trace of its own, named by the task.
+    const file = tracer
+      ? await inSpan(
+          tracer,
+          `image_job ${input.model}`,
+          { kind: 'internal', attributes: { 'gen_platform.task_id': task.id, 'gen_ai.request.model': input.model } },
+          () => this.run(input.model, input.request, signal),
+        )
+      : await this.run(input.model, input.request, signal);
     const outcome: ImageOutcome = {
       file: { id: file.id, extension: file.extension },
       contentFilter: input.contentFilter,
@@ -135,8 +147,26 @@ export class ImageService {
     const timeout = AbortSignal.timeout(this.deps.config.timeout_seconds * 1000);
     const jobSignal = AbortSignal.any([signal, timeout]);
     let image: Awaited<ReturnType<typeof engine.generate>>;
+    const tracer = this.deps.tracer;
     try {
-      image = await engine.generate(request, jobSignal);
+      image = tracer
+        ? await inSpan(
+            tracer,
+            `generate_content ${model}`,
+            {
+              kind: 'client',
+              attributes: {
+                'gen_ai.operation.name': 'generate_content',
+                'gen_ai.output.type': 'image',
+                'gen_ai.request.model': model,
+                'gen_ai.request.seed': request.seed,
+                'gen_platform.image.size': `${request.size.width}x${request.size.height}`,
+                'gen_platform.image.quality': request.quality,
+              },
+            },
+            (span) => engine.generate({ ...request, traceparent: span.traceparent() }, jobSignal),
+          )
+        : await engine.generate(request, jobSignal);
     } catch (err) {
       if (timeout.aborted && !signal.aborted) {
         throw upstreamFailure(`Image generation took longer than ${this.deps.config.timeout_seconds} s`, {

@@ -3,6 +3,7 @@ import type { EngineContext } from '../../engines/chat/factory.js';
 import { IMAGE_ENGINES } from '../../engines/image/registry.js';
 import type { FileStore } from '../../files/types.js';
 import type { Store } from '../../stores/types.js';
+import type { Tracer } from '../../telemetry/tracer.js';
 import type { SafetyService } from '../safety/safety-service.js';
 import { ImageEngineDirectory, resolveImageDeployments } from './image-directory.js';
 import { IMAGE_TASK_KIND, ImageService } from './image-service.js';
@@ -19,7 +20,14 @@ export const checkImageDeployments = (config: Config) => resolveImageDeployments
  */
 export async function openImageService(
   config: Config,
-  deps: { store: Store; files: FileStore; safety: SafetyService; log: EngineContext['log']; configDir: string },
+  deps: {
+    store: Store;
+    files: FileStore;
+    safety: SafetyService;
+    log: EngineContext['log'];
+    configDir: string;
+    tracer?: Tracer | undefined;
+  },
 ): Promise<{ images: ImageService; close(): Promise<void> } | undefined> {
   const deployments = resolveImageDeployments(config, IMAGE_ENGINES);
   if (deployments.size === 0) return undefined;
@@ -41,6 +49,7 @@ export async function openImageService(
     tasks: deps.store.tasks,
     config: c,
     kick: () => workers?.kick(),
+    tracer: deps.tracer,
   });
   workers = new TaskWorkers({
     tasks: deps.store.tasks,

@@ -1,4 +1,5 @@
 import type { TaskStore } from '../../stores/tasks.js';
+import { failureFields, type LevelAware } from '../../util/failure-fields.js';
 
 /**
  * Deletes ended tasks once their images have expired (`files.ttl` after they ended): their URLs
@@ -7,11 +8,11 @@ import type { TaskStore } from '../../stores/tasks.js';
 export function startTaskSweeper(
   tasks: TaskStore,
   options: { intervalMs: number; keepMs: number },
-  log: { warn(details: Record<string, unknown>, message: string): void },
+  log: { warn(details: Record<string, unknown>, message: string): void } & LevelAware,
 ): () => void {
   const sweep = () => {
     tasks.deleteEndedBefore(Date.now() - options.keepMs).catch((err: unknown) => {
-      log.warn({ err }, 'image tasks: deleting ended tasks failed; retrying at the next sweep');
+      log.warn(failureFields(err, log), 'image tasks: deleting ended tasks failed; retrying at the next sweep');
     });
   };
   const timer = setInterval(sweep, options.intervalMs);

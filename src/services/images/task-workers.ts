@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ApiError } from '../../errors/api-error.js';
 import type { TaskError, TaskRecord, TaskStore } from '../../stores/tasks.js';
+import { failureFields, type LevelAware } from '../../util/failure-fields.js';
 import type { JobSlots } from './job-slots.js';
 
 export interface TaskWorkersOptions {
@@ -16,7 +17,7 @@ export interface TaskWorkersOptions {
   log: {
     error(details: Record<string, unknown>, message: string): void;
     warn(details: Record<string, unknown>, message: string): void;
-  };
+  } & LevelAware;
   now?: () => number;
 }
 
@@ -54,7 +55,9 @@ export class TaskWorkers {
     }
     this.pumping = true;
     this.pump()
-      .catch((err) => this.o.log.error({ err }, 'image tasks: claiming failed; retrying at the next poll'))
+      .catch((err) =>
+        this.o.log.error(failureFields(err, this.o.log), 'image tasks: claiming failed; retrying at the next poll'),
+      )
       .finally(() => {
         this.pumping = false;
         if (this.again) {
@@ -121,7 +124,9 @@ export class TaskWorkers {
             // Another worker took the task over (this one stalled past its lease): stop the duplicate.
             if (!held) controller.abort(new Error('lease lost'));
           })
-          .catch((err) => this.o.log.warn({ err, task: task.id }, 'image tasks: lease renewal failed'));
+          .catch((err) =>
+            this.o.log.warn({ ...failureFields(err, this.o.log), task: task.id }, 'image tasks: lease renewal failed'),
+          );
       },
       Math.max(100, Math.floor(this.o.leaseMs / 3)),
     );

@@ -42,6 +42,13 @@ export function parseJwt(token: string): ParsedJwt | undefined {
   };
 }
 
+/** An HS256 token as the official SDKs build it: `api_key`, `exp` and `timestamp` in milliseconds. */
+export function signJwt(apiKey: string, secret: string, expiresAt: number, now: number): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signingInput = `${part({ alg: 'HS256', sign_type: 'SIGN' })}.${part({ api_key: apiKey, exp: expiresAt, timestamp: now })}`;
+  return `${signingInput}.${createHmac('sha256', secret).update(signingInput).digest('base64url')}`;
+}
+
 export function jwtSignatureValid(jwt: ParsedJwt, secret: string): boolean {
   const expected = createHmac('sha256', secret).update(jwt.signingInput).digest();
   return expected.length === jwt.signature.length && timingSafeEqual(expected, jwt.signature);

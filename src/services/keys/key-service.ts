@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { KeyLimits } from '../../config/schema.js';
 import { invalidToken, keyRevoked, missingAuthorization, tokenExpired } from '../../errors/errors.js';
 import type { Endpoint, KeyRecord, KeyRole, Store } from '../../stores/types.js';
-import { jwtSignatureValid, parseJwt } from './jwt.js';
+import { jwtSignatureValid, parseJwt, signJwt } from './jwt.js';
 import { hashSecret, KEY_ID_PATTERN, newKeyId, newSecret, secretMatches } from './key-material.js';
 import type { SecretBox } from './secret-box.js';
 
@@ -165,6 +165,16 @@ export class KeyService {
     const seen = header === undefined ? undefined : this.checked.get(header);
     if (seen === undefined || performance.now() - seen.at >= RECHECK_MS) return undefined;
     return seen.key;
+  }
+
+  /**
+   * A signed token (JWT) for a key, valid until `expiresAt` (Unix ms): a short-lived credential whose
+   * key's secret never leaves the server. Undefined when the key is unknown or revoked.
+   */
+  async signToken(id: string, expiresAt: number): Promise<string | undefined> {
+    const key = await this.store.getKey(id);
+    if (!key || key.revokedAt !== undefined) return undefined;
+    return signJwt(id, this.box.open(key.secretEncrypted), expiresAt, this.now());
   }
 
   private async authenticateJwt(token: string): Promise<KeyRecord> {

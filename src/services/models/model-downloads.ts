@@ -1,6 +1,7 @@
 import type { EngineContext, ModelSource } from '../../engines/chat/factory.js';
 import type { ApiError } from '../../errors/api-error.js';
 import { overloaded } from '../../errors/errors.js';
+import { failureFields } from '../../util/failure-fields.js';
 import type { ModelState } from './model-state.js';
 
 export interface RetryPolicy {
@@ -169,7 +170,7 @@ export class ModelDownloads {
       e.retryAt = Date.now() + delay;
       if (shown >= 0) this.terminal?.('\n');
       this.log.warn(
-        { err, model: reference, attempt: e.failures },
+        { ...failureFields(err, this.log), model: reference, attempt: e.failures },
         `Download of model ${reference} failed: ${e.error}; retrying in ${Math.ceil(delay / 1000)} s`,
       );
       const timer = setTimeout(() => {

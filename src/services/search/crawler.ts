@@ -2,6 +2,9 @@ import type { SearchDocument, SearchIndex } from '../../search/types.js';
 import type { ReaderService } from '../reader/index.js';
 import { parseRobots, type RobotsRules } from './robots.js';
 
+/** How the crawler introduces itself to sites and their robots.txt. */
+export const INDEXER_USER_AGENT = 'gen-platform-indexer/0.1 (+https://github.com/)';
+
 export interface CrawlOptions {
   maxPages: number;
   depth: number;

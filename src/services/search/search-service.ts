@@ -1,6 +1,7 @@
 import { unknownModel } from '../../errors/errors.js';
 import { type SearchResultEntry, toResultEntries } from '../../search/result-entry.js';
 import type { Recency, SearchEngine, SearchIndex } from '../../search/types.js';
+import { inSpan, type Tracer } from '../../telemetry/tracer.js';
 
 /** The live platform's engine names (decisions.md §8): all mean "the default engine" unless configured by name. */
 export const ENGINE_ALIASES = [
@@ -27,6 +28,8 @@ export class SearchService {
     readonly index: SearchIndex,
     private readonly upstreams: ReadonlyMap<string, SearchEngine>,
     private readonly defaultEngine: string,
+    /** When tracing is on: a span per query. */
+    private readonly tracer?: Tracer | undefined,
   ) {
     if (defaultEngine !== 'index' && !upstreams.has(defaultEngine)) {
       throw new Error(`search.default_engine "${defaultEngine}" is neither "index" nor a name under search.engines`);
@@ -47,7 +50,22 @@ export class SearchService {
     return chosen === 'index' ? this.index : this.upstreams.get(chosen)!;
   }
 
-  async search(request: SearchRequest, lenient = false): Promise<SearchResultEntry[]> {
+  search(request: SearchRequest, lenient = false): Promise<SearchResultEntry[]> {
+    if (!this.tracer) return this.query(request, lenient);
+    const attributes = {
+      'gen_platform.search.engine': request.engine,
+      'gen_platform.search.count': request.count,
+      'gen_platform.search.domain': request.domain,
+      'gen_platform.search.recency': request.recency,
+    };
+    return inSpan(this.tracer, `search ${request.engine}`, { kind: 'client', attributes }, async (span) => {
+      const results = await this.query(request, lenient);
+      span.setAttributes({ 'gen_platform.search.results': results.length });
+      return results;
+    });
+  }
+
+  private async query(request: SearchRequest, lenient: boolean): Promise<SearchResultEntry[]> {
     const hits = await this.engine(request.engine, lenient).query({
       text: request.query,
       count: request.count,

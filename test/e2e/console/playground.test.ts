@@ -29,7 +29,10 @@ describe('console in Chromium: the playground', { timeout: 120_000 }, () => {
 
   it('streams a chat reply with the reasoning apart from the answer, and shows the curl command', async () => {
     const page = await openPlayground(s);
-    expect(await page.getByLabel('Key created in this tab').inputValue()).toMatch(/\./);
+    // A key created in this tab is offered; the default is the signed-in user's short-lived token.
+    const credentials = page.getByLabel('Credentials');
+    expect(await credentials.locator('option').nth(1).textContent()).toMatch(/^Key created in this tab: pg-/);
+    await expect.poll(() => credentials.locator('option').first().textContent()).toMatch(/until \d\d:\d\d/);
     await page.getByLabel('Thinking').check();
     await page.getByRole('button', { name: 'Send' }).click();
     await expect
@@ -41,8 +44,19 @@ describe('console in Chromium: the playground', { timeout: 120_000 }, () => {
     const curl = await page.locator('.curl pre').first().textContent();
     expect(curl).toContain(`curl -N -X POST '${s.base}/paas/v4/chat/completions'`);
     expect(curl).toContain('"thinking": {');
-    expect(curl).toContain('$GEN_PLATFORM_API_KEY');
+    // The token expires within the hour: the command shows it, ready to paste into a terminal.
+    const token = /Bearer (eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(curl ?? '')?.[1];
+    expect(token).toBeDefined();
+    const replay = await fetch(`${s.base}/paas/v4/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gen-4.6', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(replay.status).toBe(200);
     await screenshot(page, 'playground-chat-desktop');
+    // A key of one's own stays a variable in the command.
+    await credentials.selectOption({ index: 1 });
+    expect(await page.locator('.curl pre').first().textContent()).toContain('$GEN_PLATFORM_API_KEY');
     await page.close();
   });
 

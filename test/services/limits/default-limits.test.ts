@@ -21,7 +21,9 @@ describe('a key’s own limits take the configured defaults for what they leave 
       expect(await keysCommand(['create', '--name', 'rpm', '--rpm', '60'], env)).toBe(0);
       expect(await keysCommand(['create', '--name', 'free', '--concurrent', '0'], env)).toBe(0);
       expect(await keysCommand(['create', '--name', 'plain'], env)).toBe(0);
-      const services = await createServices(loadConfig({ cwd: dir, env: { GEN_PLATFORM_DATA: dir } }).config);
+      const services = await createServices(loadConfig({ cwd: dir, env: { GEN_PLATFORM_DATA: dir } }).config, {
+        configDir: dir,
+      });
       try {
         const byName = new Map((await services.keys.list()).map((k) => [k.name, k.limits]));
         expect(byName.get('rpm')).toEqual({ ...DEFAULTS, requests_per_minute: 60 });

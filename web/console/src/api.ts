@@ -58,6 +58,64 @@ export interface UsageReport {
   data: UsageRow[];
 }
 
+export type ModelState = 'ready' | 'downloading' | 'failed' | 'not_loaded';
+
+export interface DeploymentInfo {
+  deployment: string;
+  engine: string;
+  /** The upstream's URL or the model file; null for account holders. */
+  target: string | null;
+  state: ModelState;
+  progress: number | null;
+  error: string | null;
+  in_flight: number;
+  waiting: number;
+  /** Model codes whose calls this deployment's engine serves (its load is theirs together). */
+  shared_by: number;
+}
+
+export interface ModelInfo extends Omit<DeploymentInfo, 'deployment' | 'engine' | 'target' | 'shared_by'> {
+  code: string;
+  type: 'chat' | 'image';
+  deployments: DeploymentInfo[];
+}
+
+export interface IndexJob {
+  id: string;
+  kind: 'crawl' | 'import';
+  source: string;
+  collection: string | null;
+  state: 'running' | 'done' | 'failed' | 'stopped';
+  started_at: number;
+  ended_at: number | null;
+  indexed: number;
+  failed: number;
+  pending: number;
+  messages: string[];
+}
+
+export interface IndexedDocument {
+  url: string;
+  title: string;
+  site: string | null;
+  collection: string;
+  published: string | null;
+  chars: number;
+}
+
+export interface SearchOverview {
+  collections: { collection: string; documents: number }[];
+  offset: number;
+  documents: IndexedDocument[];
+  jobs: IndexJob[];
+}
+
+export interface PlaygroundToken {
+  token: string;
+  key_id: string;
+  expires_at: number;
+}
+
 /** A refusal from the server, with the API's error code and message. */
 export class ApiFailure extends Error {
   constructor(
@@ -91,15 +149,23 @@ export async function readError(res: Response): Promise<ApiFailure> {
   }
 }
 
-export async function consoleApi<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function consoleApi<T>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+  /** A file sent as it is (a JSONL upload), instead of a JSON body. */
+  upload?: { type: string; data: Blob },
+): Promise<T> {
   const headers: Record<string, string> = {};
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (upload) headers['content-type'] = upload.type;
   const res = await fetch(`/console/api${path}`, {
     method,
     headers,
     credentials: 'same-origin',
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(upload ? { body: upload.data } : {}),
   });
   if (!res.ok) {
     const failure = await readError(res);
@@ -121,6 +187,22 @@ export const api = {
     consoleApi<Account & { password: string }>('POST', '/accounts', body),
   disableAccount: (id: string) => consoleApi<Account>('POST', `/accounts/${encodeURIComponent(id)}/disable`),
   usage: (days: number) => consoleApi<UsageReport>('GET', `/usage?days=${days}`),
+  models: () => consoleApi<{ data: ModelInfo[] }>('GET', '/models').then((r) => r.data),
+  playgroundToken: () => consoleApi<PlaygroundToken>('POST', '/playground-token'),
+  search: (collection: string, offset: number) =>
+    consoleApi<SearchOverview>(
+      'GET',
+      `/search?${new URLSearchParams({ ...(collection ? { collection } : {}), offset: String(offset) })}`,
+    ),
+  crawl: (body: { url: string; max_pages?: number; depth?: number; collection?: string }) =>
+    consoleApi<IndexJob>('POST', '/search/crawl', body),
+  importJsonl: (file: File, collection: string) =>
+    consoleApi<IndexJob>(
+      'POST',
+      `/search/import?${new URLSearchParams({ name: file.name.slice(0, 256), ...(collection ? { collection } : {}) })}`,
+      undefined,
+      { type: 'application/x-ndjson', data: file },
+    ),
 };
 
 export const formatTime = (seconds: number | null): string =>

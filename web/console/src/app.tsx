@@ -3,15 +3,19 @@ import { api, type SessionInfo, setSession, whenSignedOut } from './api';
 import { forgetKeys } from './key-memory';
 import { AccountsPage } from './pages/accounts';
 import { KeysPage } from './pages/keys';
+import { ModelsPage } from './pages/models';
 import { PasswordPage } from './pages/password';
+import { SearchPage } from './pages/search';
 import { SignIn } from './pages/sign-in';
 import { UsagePage } from './pages/usage';
 import { Playground } from './playground/playground';
 
-type Route = 'keys' | 'usage' | 'playground' | 'accounts' | 'password';
+type Route = 'keys' | 'usage' | 'models' | 'search' | 'playground' | 'accounts' | 'password';
 const ROUTES: { route: Route; label: string; adminOnly?: boolean; accountOnly?: boolean }[] = [
   { route: 'keys', label: 'Keys' },
   { route: 'usage', label: 'Usage' },
+  { route: 'models', label: 'Models' },
+  { route: 'search', label: 'Search', adminOnly: true },
   { route: 'playground', label: 'Playground' },
   { route: 'accounts', label: 'Accounts', adminOnly: true },
   { route: 'password', label: 'Password', accountOnly: true },
@@ -98,6 +102,8 @@ export function App() {
       <main id="main" ref={main} tabIndex={-1}>
         {page === 'keys' && <KeysPage session={session} />}
         {page === 'usage' && <UsagePage />}
+        {page === 'models' && <ModelsPage />}
+        {page === 'search' && <SearchPage />}
         {page === 'playground' && <Playground />}
         {page === 'accounts' && <AccountsPage />}
         {page === 'password' && <PasswordPage />}

@@ -30,12 +30,17 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
     capabilities: resolved.capabilities,
     generate: (request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart> => {
       const call = request.stream === false ? whole : streamed;
-      return new UpstreamCall(call, buildChatBody(resolved, request, call.stream), signal);
+      return new UpstreamCall(call, buildChatBody(resolved, request, call.stream), signal, request.traceparent);
     },
     countTokens: (messages, tools) =>
       resolved.tokenizeUrl === undefined && options.tokenCounter
         ? options.tokenCounter.count(messages, tools, resolved.capabilities.thinking)
         : countTokensUpstream(resolved, agent, messages, tools),
+    // undici counts them already: read at scrape time, nothing is counted per request.
+    stats: () => {
+      const pool = agent.stats[resolved.origin];
+      return { inFlight: pool?.running ?? 0, waiting: pool?.pending ?? 0, healthy: true };
+    },
     close: () => agent.close(),
   };
 }

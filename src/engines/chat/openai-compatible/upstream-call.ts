@@ -57,6 +57,8 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
     private readonly target: CallTarget,
     private readonly body: string,
     private readonly signal: CancelSignal,
+    /** Sent as the `traceparent` header when tracing is on. */
+    private readonly traceparent?: string | undefined,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -171,7 +173,9 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
     this.state = 'running';
     // The call itself is the listener (`handleEvent`): no closure per request on this hot path.
     this.signal.addEventListener('abort', this, { once: true });
-    const { agent, origin, path, headers } = this.target;
+    const { agent, origin, path } = this.target;
+    const headers =
+      this.traceparent === undefined ? this.target.headers : { ...this.target.headers, traceparent: this.traceparent };
     agent.dispatch({ origin, path, method: 'POST', headers, body: this.body }, this);
   }
 

@@ -54,7 +54,9 @@ export function createA1111Engine(options: A1111Options, http: BackendHttp): Ima
       send_images: true,
       save_images: false,
     };
-    const answer = await withCancel(signal, cancel, () => call(http, txt2img, { method: 'POST', json: body }, signal));
+    const answer = await withCancel(signal, cancel, () =>
+      call(http, txt2img, { method: 'POST', json: body, traceparent: request.traceparent }, signal),
+    );
     // 422 is request validation (nothing ran); any other answer comes after the job ran.
     if (answer.status !== 422) hooks?.started?.();
     if (answer.status < 200 || answer.status >= 300)

@@ -51,11 +51,11 @@ export function createComfyEngine(options: ComfyOptions, http: BackendHttp): Ima
     }
   }
 
-  async function submit(workflow: Workflow, signal: AbortSignal): Promise<string> {
+  async function submit(workflow: Workflow, signal: AbortSignal, traceparent: string | undefined): Promise<string> {
     const answer = await call(
       http,
       url('/prompt'),
-      { method: 'POST', json: { prompt: workflow, client_id: clientId } },
+      { method: 'POST', json: { prompt: workflow, client_id: clientId }, traceparent },
       signal,
     );
     if (answer.status === 400) {
@@ -93,7 +93,7 @@ export function createComfyEngine(options: ComfyOptions, http: BackendHttp): Ima
       scheduler: q.scheduler,
       cfg: q.cfg_scale,
     });
-    const promptId = await submit(workflow, signal);
+    const promptId = await submit(workflow, signal, request.traceparent);
     hooks?.started?.();
     return withCancel(
       signal,

@@ -38,7 +38,7 @@ export function createOpenAIImageEngine(options: OpenAIImageOptions, http: Backe
       ...(options.responseFormat === 'omit' ? {} : { response_format: options.responseFormat }),
       ...(options.sendQuality ? { quality: request.quality } : {}),
     };
-    const answer = await call(http, url, { method: 'POST', json: body }, signal);
+    const answer = await call(http, url, { method: 'POST', json: body, traceparent: request.traceparent }, signal);
     if (answer.status < 200 || answer.status >= 300)
       throw statusError(http, answer.status, answer.body.toString('utf8'));
     hooks?.started?.();

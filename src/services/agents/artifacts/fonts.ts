@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
+import { packageRoot } from '../../../util/package-root.js';
 
 /**
  * The fonts of the PDF: Noto Sans from the @fontsource packages, which ship each family cut into
@@ -10,7 +11,7 @@ import * as fontkit from 'fontkit';
  * only the glyphs used (subsetting). Order: Latin, Cyrillic, Greek, Vietnamese, Devanagari (Noto Sans),
  * Arabic, Hebrew, Thai, then Chinese and Japanese (Noto Sans SC), then Korean (Noto Sans KR).
  */
-const FAMILIES = [
+export const FONT_FAMILIES = [
   { pkg: '@fontsource/noto-sans', only: undefined },
   { pkg: '@fontsource/noto-sans-arabic', only: /-arabic-arabic-/ },
   { pkg: '@fontsource/noto-sans-hebrew', only: /-hebrew-hebrew-/ },
@@ -32,13 +33,10 @@ let faces: FontFace[] | undefined;
 
 function loadFaces(): FontFace[] {
   const out: FontFace[] = [];
-  for (const { pkg, only } of FAMILIES) {
-    const dir = path.dirname(require.resolve(pkg));
-    const css = readFileSync(path.join(dir, 'index.css'), 'utf8');
-    for (const m of css.matchAll(/url\(\.\/files\/([^)]+)\.woff2\)[^;]*;\s*unicode-range: ([^;]+);/g)) {
-      const file = m[1]!;
-      if (only && !only.test(file)) continue;
-      const ranges = m[2]!.split(',').map((r): [number, number] => {
+  for (const { pkg, only } of FONT_FAMILIES) {
+    const dir = fontDir(pkg);
+    for (const { file, unicodeRange } of fontFaceFiles(readFileSync(path.join(dir, 'index.css'), 'utf8'), only)) {
+      const ranges = unicodeRange.split(',').map((r): [number, number] => {
         const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
         return [Number.parseInt(a!, 16), Number.parseInt(b ?? a!, 16)];
       });
@@ -47,6 +45,25 @@ function loadFaces(): FontFace[] {
   }
   if (out.length === 0) throw new Error('no font faces found in the @fontsource packages');
   return out;
+}
+
+/** The faces a family's index.css declares (the 400 weight), as file names without extension. */
+export function fontFaceFiles(css: string, only: RegExp | undefined): { file: string; unicodeRange: string }[] {
+  const out: { file: string; unicodeRange: string }[] = [];
+  for (const m of css.matchAll(/url\(\.\/files\/([^)]+)\.woff2\)[^;]*;\s*unicode-range: ([^;]+);/g)) {
+    if (!only || only.test(m[1]!)) out.push({ file: m[1]!, unicodeRange: m[2]! });
+  }
+  return out;
+}
+
+/**
+ * Where a family's files are: `dist/fonts/<package>` holds the ones the PDF reads (the build copies
+ * them there, and the published package ships them instead of the packages' every weight); a
+ * checkout not built yet reads the @fontsource package itself (a devDependency).
+ */
+function fontDir(pkg: string): string {
+  const shipped = path.join(packageRoot().dir, 'dist', 'fonts', pkg);
+  return existsSync(path.join(shipped, 'index.css')) ? shipped : path.dirname(require.resolve(pkg));
 }
 
 export function fontFaces(): FontFace[] {

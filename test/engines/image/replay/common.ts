@@ -19,6 +19,8 @@ export interface ReplayControl {
   jobs: SeenJob[];
   /** Cancel calls the backend received (`interrupt`, `delete`, `disconnect`). */
   cancels: string[];
+  /** `traceparent` headers received (tracing on). */
+  traceparents: string[];
   /** `error`: the next jobs fail the way the real engine fails while running. */
   fail: 'none' | 'error';
   /** How long a job runs. */
@@ -57,6 +59,7 @@ export async function startReplay(handler: Handler, urlSuffix = ''): Promise<Rep
     url: '',
     jobs: [],
     cancels: [],
+    traceparents: [],
     fail: 'none',
     delayMs: 0,
     format: 'png',
@@ -68,6 +71,8 @@ export async function startReplay(handler: Handler, urlSuffix = ''): Promise<Rep
       }),
   };
   server = createServer((req, res) => {
+    const traceparent = req.headers['traceparent'];
+    if (typeof traceparent === 'string') control.traceparents.push(traceparent);
     handler(req, res, control).catch((err: unknown) => {
       if (!res.headersSent) send(res, 500, `replay failure: ${String(err)}`, 'text/plain');
     });

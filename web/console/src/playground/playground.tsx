@@ -1,4 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { api, type PlaygroundToken } from '../api';
+import { CurlCredential } from '../components/curl';
 import { rememberedKeys } from '../key-memory';
 import { ChatPanel } from './chat';
 import { ImagePanel } from './images';
@@ -20,14 +22,46 @@ const TABS = [
   { id: 'translate', label: 'Translation', Panel: TranslatePanel },
 ] as const;
 
-/** Try the API with a key: one tab per capability, each with the equivalent curl command. */
+/** A token is asked for again when it has less than this left. */
+const RENEW_MS = 5 * 60 * 1000;
+const clock = (seconds: number) => new Date(seconds * 1000).toTimeString().slice(0, 5);
+
+/**
+ * Try the API: one tab per capability, each with the equivalent curl command. By default the calls
+ * use a short-lived token the console issues to whoever signed in (shown in the curl commands, as it
+ * expires within the hour); a key created in this tab, or one pasted, may be used instead.
+ */
 export function Playground() {
   const remembered = rememberedKeys();
-  const [picked, setPicked] = useState(remembered[0]?.key ?? '');
+  // 'token', 'paste', or the index of a key created in this tab.
+  const [source, setSource] = useState('token');
+  const [token, setToken] = useState<PlaygroundToken | undefined>();
+  const [tokenError, setTokenError] = useState('');
   const [pasted, setPasted] = useState('');
   const [base, setBase] = useState('/paas/v4');
   const [tab, setTab] = useState<(typeof TABS)[number]['id']>('chat');
-  const apiKey = pasted.trim() || picked;
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const issue = () =>
+      api.playgroundToken().then(
+        (t) => {
+          setToken(t);
+          setTokenError('');
+          timer = setTimeout(issue, Math.max(10_000, t.expires_at * 1000 - Date.now() - RENEW_MS));
+        },
+        (e: Error) => setTokenError(e.message),
+      );
+    void issue();
+    return () => clearTimeout(timer);
+  }, []);
+
+  const apiKey =
+    source === 'token'
+      ? (token?.token ?? '')
+      : source === 'paste'
+        ? pasted.trim()
+        : (remembered[Number(source)]?.key ?? '');
 
   const onKeyDown = (e: KeyboardEvent) => {
     const i = TABS.findIndex((t) => t.id === tab);
@@ -44,29 +78,40 @@ export function Playground() {
         Playground
       </h1>
       <div class="card grid2">
-        {remembered.length > 0 && (
+        <div>
+          <label for="pg-credential">Credentials</label>
+          <select id="pg-credential" value={source} onChange={(e) => setSource(e.currentTarget.value)}>
+            <option value="token">
+              {token ? `Your short-lived token (until ${clock(token.expires_at)})` : 'Your short-lived token'}
+            </option>
+            {remembered.map((k, i) => (
+              <option key={k.key} value={String(i)}>
+                Key created in this tab: {k.name}
+              </option>
+            ))}
+            <option value="paste">Paste a key…</option>
+          </select>
+          {source === 'token' && (
+            <p class="muted small-note">
+              {tokenError
+                ? ''
+                : `A signed token of your key “Console playground” (listed under Keys; revoking it ends its tokens), renewed while this page is open.`}
+            </p>
+          )}
+        </div>
+        {source === 'paste' && (
           <div>
-            <label for="pg-pick">Key created in this tab</label>
-            <select id="pg-pick" value={picked} onChange={(e) => setPicked(e.currentTarget.value)}>
-              {remembered.map((k) => (
-                <option key={k.key} value={k.key}>
-                  {k.name}
-                </option>
-              ))}
-            </select>
+            <label for="pg-key">API key</label>
+            <input
+              id="pg-key"
+              type="password"
+              autocomplete="off"
+              placeholder="id.secret"
+              value={pasted}
+              onInput={(e) => setPasted(e.currentTarget.value)}
+            />
           </div>
         )}
-        <div>
-          <label for="pg-key">API key</label>
-          <input
-            id="pg-key"
-            type="password"
-            autocomplete="off"
-            placeholder={remembered.length ? 'or paste another key' : 'paste a key (id.secret)'}
-            value={pasted}
-            onInput={(e) => setPasted(e.currentTarget.value)}
-          />
-        </div>
         <div>
           <label for="pg-base">Endpoint</label>
           <select id="pg-base" value={base} onChange={(e) => setBase(e.currentTarget.value)}>
@@ -91,11 +136,23 @@ export function Playground() {
           </button>
         ))}
       </div>
-      {TABS.map(({ id, Panel }) => (
-        <div key={id} id={`panel-${id}`} role="tabpanel" aria-labelledby={`tab-${id}`} hidden={tab !== id}>
-          {tab === id && (apiKey ? <Panel apiKey={apiKey} base={base} /> : <p>Paste or pick an API key first.</p>)}
-        </div>
-      ))}
+      {source === 'token' && tokenError && (
+        <p class="error" role="alert">
+          No token: {tokenError}
+        </p>
+      )}
+      <CurlCredential.Provider value={source === 'token' ? token?.token : undefined}>
+        {TABS.map(({ id, Panel }) => (
+          <div key={id} id={`panel-${id}`} role="tabpanel" aria-labelledby={`tab-${id}`} hidden={tab !== id}>
+            {tab === id &&
+              (apiKey ? (
+                <Panel apiKey={apiKey} base={base} />
+              ) : (
+                <p>{source === 'token' ? 'Issuing a token…' : 'Paste an API key first.'}</p>
+              ))}
+          </div>
+        ))}
+      </CurlCredential.Provider>
     </section>
   );
 }

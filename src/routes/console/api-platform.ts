@@ -1,0 +1,139 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, invalidRequest } from '../../errors/errors.js';
+import type { IndexedDocument } from '../../search/types.js';
+import { modelOverview } from '../../services/models/model-overview.js';
+import type { PlatformServices } from '../../services/platform-services.js';
+import type { IndexJob } from '../../services/search/index-jobs.js';
+import { principalOf } from './principal-of.js';
+
+const hide = { hide: true };
+/** Largest JSONL file the console uploads; larger ones go through `gen-platform index import`. */
+export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+const Collection = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' });
+
+const CrawlBody = Type.Object(
+  {
+    url: Type.String({ pattern: '^https?://', maxLength: 2048 }),
+    max_pages: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })),
+    collection: Type.Optional(Collection),
+  },
+  { additionalProperties: false },
+);
+const ImportQuery = Type.Object(
+  { name: Type.Optional(Type.String({ maxLength: 256 })), collection: Type.Optional(Collection) },
+  { additionalProperties: false },
+);
+const DocumentsQuery = Type.Object(
+  {
+    collection: Type.Optional(Collection),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$' })),
+  },
+  { additionalProperties: false },
+);
+
+function requireAdmin(request: FastifyRequest, what: string): void {
+  if (principalOf(request).kind !== 'admin') throw forbidden(`Only the admin ${what}`);
+}
+
+const jobView = (j: IndexJob) => ({
+  id: j.id,
+  kind: j.kind,
+  source: j.source,
+  collection: j.collection ?? null,
+  state: j.state,
+  started_at: Math.floor(j.startedAt / 1000),
+  ended_at: j.endedAt === undefined ? null : Math.floor(j.endedAt / 1000),
+  indexed: j.indexed,
+  failed: j.failed,
+  pending: j.pending,
+  messages: j.messages,
+});
+
+const documentView = (d: IndexedDocument) => ({ ...d, site: d.site ?? null, published: d.published ?? null });
+
+/**
+ * What the console runs the platform with: the models and their state, the search index (its
+ * collections and documents, crawls and imports with their progress), and the playground's
+ * short-lived token. The index is the admin's; models and tokens are anyone's who signed in.
+ */
+export async function platformRoutes(scope: FastifyInstance, services: PlatformServices): Promise<void> {
+  scope.get('/models', { schema: hide }, async (request) => {
+    const admin = principalOf(request).kind === 'admin';
+    const data = modelOverview(services.engines, services.config).map((m) => ({
+      code: m.code,
+      type: m.type,
+      state: m.state,
+      progress: m.state === 'downloading' ? m.progress : null,
+      error: m.state === 'failed' ? m.error : null,
+      in_flight: m.inFlight,
+      waiting: m.waiting,
+      deployments: m.deployments.map((d) => ({
+        deployment: d.deployment,
+        engine: d.engine,
+        // Where an upstream runs is the operator's to know.
+        target: admin ? d.target : null,
+        state: d.state,
+        progress: d.state === 'downloading' ? d.progress : null,
+        error: d.state === 'failed' ? d.error : null,
+        in_flight: d.inFlight,
+        waiting: d.waiting,
+        shared_by: d.sharedBy,
+      })),
+    }));
+    return { data };
+  });
+
+  scope.post('/playground-token', { schema: hide }, async (request) => {
+    const issued = await services.playgroundTokens.issue(principalOf(request));
+    return { token: issued.token, key_id: issued.keyId, expires_at: Math.floor(issued.expiresAt / 1000) };
+  });
+
+  scope.get('/search', { schema: { ...hide, querystring: DocumentsQuery } }, async (request) => {
+    requireAdmin(request, 'manages the search index');
+    const query = request.query as { collection?: string; offset?: string };
+    const offset = Number(query.offset ?? 0);
+    const index = services.search.index;
+    const [collections, documents] = await Promise.all([
+      index.stats(),
+      index.documents({ collection: query.collection, offset, limit: 50 }),
+    ]);
+    return {
+      collections,
+      offset,
+      documents: documents.map(documentView),
+      jobs: services.indexJobs.list().map(jobView),
+    };
+  });
+
+  scope.post('/search/crawl', { schema: { ...hide, body: CrawlBody } }, async (request) => {
+    requireAdmin(request, 'manages the search index');
+    const body = request.body as { url: string; max_pages?: number; depth?: number; collection?: string };
+    return jobView(
+      services.indexJobs.crawl(body.url, {
+        maxPages: body.max_pages ?? 50,
+        depth: body.depth ?? 2,
+        collection: body.collection,
+      }),
+    );
+  });
+
+  scope.addContentTypeParser(
+    ['application/x-ndjson', 'application/jsonl'],
+    { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+  scope.post(
+    '/search/import',
+    { schema: { ...hide, querystring: ImportQuery }, bodyLimit: MAX_IMPORT_BYTES },
+    async (request) => {
+      requireAdmin(request, 'manages the search index');
+      const query = request.query as { name?: string; collection?: string };
+      const lines = request.body;
+      if (!Buffer.isBuffer(lines) || lines.length === 0)
+        throw invalidRequest('Invalid body: send the JSONL file itself, as application/x-ndjson');
+      return jobView(services.indexJobs.importJsonl(query.name ?? 'upload.jsonl', lines, query.collection));
+    },
+  );
+}
