@@ -112,7 +112,7 @@ describe('openai-compatible engine against recorded vLLM and Ollama shapes', () 
     server.setHandler(() => ({ pieces: [body, ...sseEvents('ollama-length.sse').slice(-3)] }));
     let text = '';
     let count = 0;
-    for await (const part of engine.generate(chatRequest(), signal())) {
+    for await (const part of engine.generate(chatRequest({ maxTokens: 4_096 }), signal())) {
       if (part.type === 'text-delta') text += part.text;
       if (++count % 500 === 0) await sleep(20);
     }

@@ -30,7 +30,13 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
     capabilities: resolved.capabilities,
     generate: (request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart> => {
       const call = request.stream === false ? whole : streamed;
-      return new UpstreamCall(call, buildChatBody(resolved, request, call.stream), signal, request.traceparent);
+      return new UpstreamCall(
+        call,
+        buildChatBody(resolved, request, call.stream),
+        request.maxTokens,
+        signal,
+        request.traceparent,
+      );
     },
     countTokens: (messages, tools) =>
       resolved.tokenizeUrl === undefined && options.tokenCounter

@@ -71,11 +71,40 @@ const OpenAICompatibleDeployment = Type.Object(
     timeouts: Type.Optional(
       Type.Object(
         {
-          connect_ms: Type.Optional(Type.Integer({ minimum: 1 })),
-          headers_ms: Type.Optional(Type.Integer({ minimum: 1 })),
-          idle_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+          connect_ms: Type.Optional(Type.Integer({ minimum: 1, description: 'TCP/TLS connect; default 10000.' })),
+          headers_ms: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              description: 'Until the reply headers (a non-stream reply sends them at its end); default 300000.',
+            }),
+          ),
+          idle_ms: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              description: 'Longest silence between two upstream bytes (covers prefill); default 300000.',
+            }),
+          ),
         },
         { additionalProperties: false },
+      ),
+    ),
+    limits: Type.Optional(
+      Type.Object(
+        {
+          max_event_bytes: Type.Optional(
+            Type.Integer({ minimum: 1024, description: 'One SSE event of a streamed reply; default 1048576 (1 MiB).' }),
+          ),
+          max_json_bytes: Type.Optional(
+            Type.Integer({ minimum: 1024, description: 'One JSON reply (stream: false); default 16777216 (16 MiB).' }),
+          ),
+          max_reply_bytes: Type.Optional(
+            Type.Integer({ minimum: 1024, description: 'A whole streamed reply; default 67108864 (64 MiB).' }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description: 'Past a bound the call ends as a 1234 naming it (a network_error chunk once streaming).',
+        },
       ),
     ),
     connections: Type.Optional(
@@ -128,6 +157,15 @@ export const openAICompatibleFactory = defineChatEngine({
           }
         : {}),
       ...(o.connections ? { connections: o.connections } : {}),
+      ...(o.limits
+        ? {
+            limits: {
+              ...(o.limits.max_event_bytes ? { maxEventBytes: o.limits.max_event_bytes } : {}),
+              ...(o.limits.max_json_bytes ? { maxJsonBytes: o.limits.max_json_bytes } : {}),
+              ...(o.limits.max_reply_bytes ? { maxReplyBytes: o.limits.max_reply_bytes } : {}),
+            },
+          }
+        : {}),
       logger: context.log,
     });
   },

@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
 import type { ResolvedOptions } from './options.js';
+import { ReplyBoundError } from './reply-bounds.js';
 
 export function createAgent(options: ResolvedOptions): Agent {
   return new Agent({
@@ -44,10 +45,31 @@ export async function postJson(
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
   let text: string;
   try {
-    text = await response.body.text();
+    // An error answer says what it has to say early: the rest of a huge one is not read.
+    text = await readText(response.body, 64 * 1024, true);
   } catch (err) {
     if (signal.aborted) throw signal.reason;
     throw upstreamFailure(options, `upstream answered HTTP ${response.statusCode}`, { phase: 'error-body' }, err);
   }
   throw statusError(options, response.statusCode, text);
+}
+
+/**
+ * A body as text, never more than `max` bytes of it: past that it throws a ReplyBoundError naming
+ * limits.max_json_bytes, or with `truncate` returns what came first. The socket is let go either way.
+ */
+export async function readText(body: Dispatcher.ResponseData['body'], max: number, truncate = false): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      if (!truncate) throw new ReplyBoundError(`the JSON reply exceeded ${max} bytes (limits.max_json_bytes)`);
+      chunks.push(chunk.subarray(0, chunk.length - (size - max)));
+      break;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

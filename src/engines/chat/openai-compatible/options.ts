@@ -53,8 +53,25 @@ export interface OpenAICompatibleOptions {
   };
   /** Keep-alive connections per upstream origin. Default 256. */
   connections?: number;
+  /** What one reply may hold; past a bound the call ends as an upstream failure naming it. */
+  limits?: ReplyLimits;
   logger?: UpstreamLogger;
 }
+
+export interface ReplyLimits {
+  /** One SSE event (its data and its unfinished line), in characters. Default 1 MiB. */
+  maxEventBytes?: number;
+  /** One JSON reply (a non-stream reply, an error body, a /tokenize answer). Default 16 MiB. */
+  maxJsonBytes?: number;
+  /** A whole streamed reply, every byte of its body counted. Default 64 MiB. */
+  maxReplyBytes?: number;
+}
+
+export const DEFAULT_LIMITS: Required<ReplyLimits> = {
+  maxEventBytes: 1 << 20,
+  maxJsonBytes: 16 << 20,
+  maxReplyBytes: 64 << 20,
+};
 
 export interface ResolvedOptions {
   origin: string;
@@ -73,6 +90,7 @@ export interface ResolvedOptions {
   headersMs: number;
   idleMs: number;
   connections: number;
+  limits: Required<ReplyLimits>;
   logger: UpstreamLogger | undefined;
   /** For log lines and error messages: where the failure happened, without credentials. */
   label: string;
@@ -100,7 +118,16 @@ export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOption
     headersMs: options.timeouts?.headersMs ?? 300_000,
     idleMs: options.timeouts?.idleMs ?? 300_000,
     connections: options.connections ?? 256,
+    limits: { ...DEFAULT_LIMITS, ...definedOnly(options.limits) },
     logger: options.logger,
     label: `${base.origin}${basePath} (${options.model})`,
   };
+}
+
+function definedOnly(limits: ReplyLimits | undefined): ReplyLimits {
+  const out: ReplyLimits = {};
+  if (limits?.maxEventBytes !== undefined) out.maxEventBytes = limits.maxEventBytes;
+  if (limits?.maxJsonBytes !== undefined) out.maxJsonBytes = limits.maxJsonBytes;
+  if (limits?.maxReplyBytes !== undefined) out.maxReplyBytes = limits.maxReplyBytes;
+  return out;
 }

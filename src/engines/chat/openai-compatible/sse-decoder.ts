@@ -1,9 +1,21 @@
 import { StringDecoder } from 'node:string_decoder';
 
+/** Thrown when one event (its data lines so far and its unfinished line) grows past the decoder's cap. */
+export class SseEventTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`one stream event exceeded ${limit} characters`);
+    this.name = 'SseEventTooLargeError';
+  }
+}
+
 /**
  * Incremental Server-Sent Events decoder. Bytes arrive split anywhere (inside a multi-byte
  * character, between `\r` and `\n`, inside `\n\n`); `next()` hands out each complete event's data
  * as soon as its blank line has arrived, and nothing before.
+ *
+ * Memory is bounded by `maxEventChars`: the event being received (its data lines and its unfinished
+ * line) never holds more, and the unfinished line is scanned once, not again with every chunk, so
+ * an upstream that sends one endless line costs a bounded buffer and linear time before the error.
  */
 export class SseDecoder {
   /**
@@ -15,11 +27,15 @@ export class SseDecoder {
   private started = false;
   private buffer = '';
   private pos = 0;
+  /** Where the search for the next line end resumes: the unfinished line before it has no `\n`. */
+  private scanned = 0;
   private data: string | undefined = undefined;
   private errorEvent = false;
   private lastWasCR = false;
   /** Whether the event last returned by `next()` came in `error:` lines (llama.cpp server's way). */
   isError = false;
+
+  constructor(private readonly maxEventChars = Number.POSITIVE_INFINITY) {}
 
   feed(chunk: Uint8Array): void {
     let text = this.utf8.write(chunk);
@@ -34,19 +50,29 @@ export class SseDecoder {
       this.lastWasCR = text.charCodeAt(text.length - 1) === 13;
       text = text.replace(/\r\n?/g, '\n');
     }
-    if (this.pos === this.buffer.length) this.buffer = text;
-    else this.buffer = this.buffer.slice(this.pos) + text;
+    if (this.pos === this.buffer.length) {
+      this.buffer = text;
+      this.scanned = 0;
+    } else {
+      this.buffer = this.buffer.slice(this.pos) + text;
+      this.scanned = Math.max(0, this.scanned - this.pos);
+    }
     this.pos = 0;
   }
 
-  /** Data of the next complete event, or undefined until more bytes arrive. */
+  /** Data of the next complete event, or undefined until more bytes arrive. Throws past the cap. */
   next(): string | undefined {
     const buffer = this.buffer;
     for (;;) {
-      const end = buffer.indexOf('\n', this.pos);
-      if (end === -1) return undefined;
+      const end = buffer.indexOf('\n', Math.max(this.pos, this.scanned));
+      if (end === -1) {
+        this.scanned = buffer.length;
+        if (buffer.length - this.pos + (this.data?.length ?? 0) > this.maxEventChars) this.overflow();
+        return undefined;
+      }
       const start = this.pos;
       this.pos = end + 1;
+      this.scanned = this.pos;
       if (end === start) {
         if (this.data === undefined || this.data === '') {
           this.data = undefined;
@@ -63,6 +89,15 @@ export class SseDecoder {
     }
   }
 
+  private overflow(): never {
+    // Drop what was held: the decoder is done, and its caller ends the stream.
+    this.buffer = '';
+    this.pos = 0;
+    this.scanned = 0;
+    this.data = undefined;
+    throw new SseEventTooLargeError(this.maxEventChars);
+  }
+
   private line(buffer: string, start: number, end: number): void {
     const colon = buffer.indexOf(':', start);
     const fieldEnd = colon === -1 || colon > end ? end : colon;
@@ -76,5 +111,6 @@ export class SseDecoder {
     if (isError) this.errorEvent = true;
     const value = buffer.slice(valueStart, end);
     this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+    if (this.data.length > this.maxEventChars) this.overflow();
   }
 }

@@ -2,8 +2,9 @@ import type { Agent } from 'undici';
 import { unsupportedCall } from '../../../errors/errors.js';
 import { upstreamFailure } from '../../upstream-errors.js';
 import type { ChatMessage, FunctionTool } from '../types.js';
-import { postJson } from './http.js';
+import { postJson, readText } from './http.js';
 import type { ResolvedOptions } from './options.js';
+import { transportCause } from './reply-bounds.js';
 import { promptFields } from './request-body.js';
 
 /**
@@ -36,9 +37,17 @@ export async function countTokensUpstream(
   );
   let parsed: { count?: unknown; tokens?: unknown };
   try {
-    parsed = (await response.body.json()) as { count?: unknown; tokens?: unknown };
+    parsed = JSON.parse(await readText(response.body, options.limits.maxJsonBytes)) as {
+      count?: unknown;
+      tokens?: unknown;
+    };
   } catch (err) {
-    throw upstreamFailure(options, 'unreadable /tokenize reply', { phase: 'tokenize' }, err);
+    throw upstreamFailure(
+      options,
+      `unreadable /tokenize reply (${transportCause(options, err)})`,
+      { phase: 'tokenize' },
+      err,
+    );
   }
   if (typeof parsed.count === 'number' && Number.isInteger(parsed.count) && parsed.count >= 0) return parsed.count;
   if (Array.isArray(parsed.tokens)) return parsed.tokens.length;

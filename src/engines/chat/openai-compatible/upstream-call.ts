@@ -6,6 +6,7 @@ import { describeCause, statusError, upstreamFailure } from '../../upstream-erro
 import type { BufferedParts, ChatStreamPart } from '../types.js';
 import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
 import type { ResolvedOptions } from './options.js';
+import { isBound, maxOutputEvents, ReplyMeter, transportCause } from './reply-bounds.js';
 import { IncompleteStreamError, mapWholeReply, SseRelay } from './sse-relay.js';
 
 export interface CallTarget {
@@ -22,8 +23,8 @@ type Mode = 'sse' | 'whole' | 'status' | 'unexpected';
 
 /** Parts queued beyond this pause reading from the upstream until the consumer catches up. */
 const HIGH_WATER = 256;
-/** Bodies read whole (error answers, non-stream replies) stop being collected past this size. */
-const MAX_COLLECTED = 16 * 1024 * 1024;
+/** Of an error answer, only this much is kept (its message); the rest is not waited for. */
+const MAX_ERROR_BODY = 64 * 1024;
 
 const DONE: IteratorResult<ChatStreamPart> = { done: true, value: undefined };
 
@@ -52,14 +53,19 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
   private relay: SseRelay | undefined = undefined;
   private collected: Buffer[] = [];
   private collectedBytes = 0;
+  private readonly meter: ReplyMeter;
 
   constructor(
     private readonly target: CallTarget,
     private readonly body: string,
+    /** The request's max_tokens: output well past it is cut (an upstream that ignores it). */
+    private readonly maxTokens: number,
     private readonly signal: CancelSignal,
     /** Sent as the `traceparent` header when tracing is on. */
     private readonly traceparent?: string | undefined,
-  ) {}
+  ) {
+    this.meter = new ReplyMeter(target.options, maxTokens);
+  }
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -110,7 +116,11 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
     if (statusCode < 200 || statusCode >= 300) this.mode = 'status';
     else if (this.contentType.includes('text/event-stream')) {
       this.mode = 'sse';
-      this.relay = new SseRelay(this.target.options.generateToolCallIds);
+      this.relay = new SseRelay(this.target.options.generateToolCallIds, {
+        maxEventChars: this.target.options.limits.maxEventBytes,
+        maxTokens: this.maxTokens,
+        maxOutputEvents: maxOutputEvents(this.maxTokens),
+      });
     } else if (this.contentType.includes('json') || !this.target.stream) this.mode = 'whole';
     else this.mode = 'unexpected';
   }
@@ -118,9 +128,11 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.state !== 'running') return;
     if (this.relay !== undefined) {
+      const relay = this.relay;
       const before = this.parts.length;
       try {
-        this.relay.data(chunk, this.parts);
+        this.meter.streamed(chunk.length);
+        relay.data(chunk, this.parts);
       } catch (err) {
         this.fail(this.streamFailure(err));
         controller.abort(new Error('the upstream stream is unusable'));
@@ -128,9 +140,23 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
       }
       if (this.parts.length - this.head > HIGH_WATER) controller.pause();
       if (this.parts.length > before) this.wake();
-    } else if (this.collectedBytes < MAX_COLLECTED) {
-      this.collected.push(chunk);
-      this.collectedBytes += chunk.length;
+      return;
+    }
+    this.collected.push(chunk);
+    this.collectedBytes += chunk.length;
+    if (this.mode === 'whole') {
+      try {
+        this.meter.whole(chunk.length);
+      } catch (err) {
+        this.fail(
+          upstreamFailure(this.target.options, transportCause(this.target.options, err), { phase: 'body' }, err),
+        );
+        controller.abort(new Error('the upstream reply is too large'));
+      }
+    } else if (this.collectedBytes > MAX_ERROR_BODY) {
+      // An error answer (or a body of an unexpected type) has said what it has to say by now.
+      this.onResponseEnd();
+      controller.abort(new Error('enough of the error answer was read'));
     }
   }
 
@@ -151,10 +177,11 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
     if (this.state !== 'running') return;
     if (this.signal.aborted) this.fail(this.signal.reason);
     else if (this.mode === undefined) {
+      const cause = transportCause(this.target.options, err);
       this.fail(
         upstreamFailure(
           this.target.options,
-          `cannot reach the upstream (${describeCause(err)})`,
+          isBound(err) ? cause : `cannot reach the upstream (${cause})`,
           { phase: 'request', target: this.target.path },
           err,
         ),
@@ -235,7 +262,8 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
       return;
     }
     const collected = this.collected;
-    const text = (collected.length === 1 ? collected[0]! : Buffer.concat(collected)).toString('utf8');
+    let text = (collected.length === 1 ? collected[0]! : Buffer.concat(collected)).toString('utf8');
+    if (this.mode !== 'whole') text = text.slice(0, MAX_ERROR_BODY);
     if (this.mode === 'status') throw statusError(options, this.status, text);
     if (this.mode === 'unexpected') {
       throw upstreamFailure(options, `unexpected content type ${this.contentType || '(none)'}`, {
@@ -243,19 +271,30 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
         body: text.slice(0, 1_000),
       });
     }
+    let mapper: ChunkMapper;
     try {
-      warnDropped(options, mapWholeReply(text, options.generateToolCallIds, this.parts));
+      mapper = mapWholeReply(text, options.generateToolCallIds, this.parts);
     } catch (err) {
       throw upstreamFailure(options, `unreadable reply (${describeCause(err)})`, { phase: 'body' }, err);
+    }
+    warnDropped(options, mapper);
+    const finish = this.parts.at(-1);
+    if (finish?.type === 'finish') {
+      try {
+        this.meter.completionTokens(finish.usage.completionTokens);
+      } catch (err) {
+        this.parts.length = 0;
+        throw upstreamFailure(options, transportCause(options, err), { phase: 'body' }, err);
+      }
     }
   }
 
   private streamFailure(err: unknown): ApiError {
     const produced = this.parts.length > 0 || this.relay?.mapper.sawOutput === true;
-    const what =
-      err instanceof IncompleteStreamError
-        ? err.message
-        : `${produced ? 'the stream broke off' : 'the stream could not be read'} (${describeCause(err)})`;
+    const cause = transportCause(this.target.options, err);
+    let what = `${produced ? 'the stream broke off' : 'the stream could not be read'} (${cause})`;
+    if (isBound(err)) what = cause;
+    else if (err instanceof IncompleteStreamError) what = err.message;
     const detail = err instanceof UpstreamReportedError ? err.detail : undefined;
     return upstreamFailure(this.target.options, what, { phase: 'stream', produced, detail }, err);
   }
