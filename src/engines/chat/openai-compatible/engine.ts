@@ -1,6 +1,6 @@
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import type { ChatEngine, ChatRequest, ChatStreamPart } from '../types.js';
-import { createAgent } from './http.js';
+import { createAgent } from './connections.js';
 import { type OpenAICompatibleOptions, resolveOptions } from './options.js';
 import { buildChatBody } from './request-body.js';
 import { countTokensUpstream } from './tokenize.js';

@@ -84,6 +84,13 @@ const OpenAICompatibleDeployment = Type.Object(
               description: 'Longest silence between two upstream bytes (covers prefill); default 300000.',
             }),
           ),
+          keep_alive_ms: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              description:
+                "An idle connection is kept this long for the next request; default 2000 (under llama.cpp server's and uvicorn's 5 s).",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -153,6 +160,7 @@ export const openAICompatibleFactory = defineChatEngine({
               ...(t.connect_ms ? { connectMs: t.connect_ms } : {}),
               ...(t.headers_ms ? { headersMs: t.headers_ms } : {}),
               ...(t.idle_ms ? { idleMs: t.idle_ms } : {}),
+              ...(t.keep_alive_ms ? { keepAliveMs: t.keep_alive_ms } : {}),
             },
           }
         : {}),

@@ -1,22 +1,8 @@
-import { Agent, type Dispatcher } from 'undici';
-import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
+import type { Dispatcher } from 'undici';
+import { statusError, upstreamFailure } from '../../upstream-errors.js';
+import { failedOnStaleConnection, freshConnection } from './connections.js';
 import type { ResolvedOptions } from './options.js';
-import { ReplyBoundError } from './reply-bounds.js';
-
-export function createAgent(options: ResolvedOptions): Agent {
-  return new Agent({
-    connections: options.connections,
-    // One request per connection at a time: a generation holds its connection for seconds, and an
-    // abort must be able to close exactly that request's socket.
-    pipelining: 1,
-    // Under uvicorn's 5 s idle close (vLLM, SGLang): reusing a socket the server is closing fails a
-    // POST that undici may not retry.
-    keepAliveTimeout: 4_000,
-    connect: { timeout: options.connectMs },
-    headersTimeout: options.headersMs,
-    bodyTimeout: options.idleMs,
-  });
-}
+import { ReplyBoundError, transportCause } from './reply-bounds.js';
 
 /**
  * POSTs a JSON body and returns the 2xx response with its body unread. Connection failures become
@@ -24,23 +10,29 @@ export function createAgent(options: ResolvedOptions): Agent {
  */
 export async function postJson(
   options: ResolvedOptions,
-  agent: Agent,
+  agent: Dispatcher,
   target: { origin: string; path: string },
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal,
 ): Promise<Dispatcher.ResponseData> {
+  const request = { origin: target.origin, path: target.path, method: 'POST' as const, headers, body, signal };
   let response: Dispatcher.ResponseData;
   try {
-    response = await agent.request({ origin: target.origin, path: target.path, method: 'POST', headers, body, signal });
+    response = await agent.request(request);
   } catch (err) {
     if (signal.aborted) throw signal.reason;
-    throw upstreamFailure(
-      options,
-      `cannot reach the upstream (${describeCause(err)})`,
-      { phase: 'request', target: target.path },
-      err,
-    );
+    if (!failedOnStaleConnection(err)) throw unreachable(options, target.path, err);
+    // The upstream had closed the idle connection: the request never reached it. Once more, anew.
+    const fresh = freshConnection(options, target.origin);
+    try {
+      response = await fresh.request(request);
+    } catch (retryErr) {
+      if (signal.aborted) throw signal.reason;
+      throw unreachable(options, target.path, retryErr);
+    } finally {
+      void fresh.close();
+    }
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
   let text: string;
@@ -52,6 +44,15 @@ export async function postJson(
     throw upstreamFailure(options, `upstream answered HTTP ${response.statusCode}`, { phase: 'error-body' }, err);
   }
   throw statusError(options, response.statusCode, text);
+}
+
+function unreachable(options: ResolvedOptions, path: string, err: unknown) {
+  return upstreamFailure(
+    options,
+    `cannot reach the upstream (${transportCause(options, err)})`,
+    { phase: 'request', target: path },
+    err,
+  );
 }
 
 /**

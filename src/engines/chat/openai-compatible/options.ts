@@ -50,6 +50,11 @@ export interface OpenAICompatibleOptions {
     headersMs?: number;
     /** Longest silence between two body chunks (covers prefill of a long prompt). Default 300 s. */
     idleMs?: number;
+    /**
+     * How long an idle connection is kept for the next request. Default 2 s: under the upstreams' own
+     * idle close (llama.cpp server and uvicorn 5 s), so that we let a socket go before they do.
+     */
+    keepAliveMs?: number;
   };
   /** Keep-alive connections per upstream origin. Default 256. */
   connections?: number;
@@ -89,6 +94,7 @@ export interface ResolvedOptions {
   connectMs: number;
   headersMs: number;
   idleMs: number;
+  keepAliveMs: number;
   connections: number;
   limits: Required<ReplyLimits>;
   logger: UpstreamLogger | undefined;
@@ -117,6 +123,7 @@ export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOption
     connectMs: options.timeouts?.connectMs ?? 10_000,
     headersMs: options.timeouts?.headersMs ?? 300_000,
     idleMs: options.timeouts?.idleMs ?? 300_000,
+    keepAliveMs: options.timeouts?.keepAliveMs ?? 2_000,
     connections: options.connections ?? 256,
     limits: { ...DEFAULT_LIMITS, ...definedOnly(options.limits) },
     logger: options.logger,

@@ -5,6 +5,7 @@ import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
 import type { BufferedParts, ChatStreamPart } from '../types.js';
 import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
+import { failedOnStaleConnection, freshConnection } from './connections.js';
 import type { ResolvedOptions } from './options.js';
 import { isBound, maxOutputEvents, ReplyMeter, transportCause } from './reply-bounds.js';
 import { IncompleteStreamError, mapWholeReply, SseRelay } from './sse-relay.js';
@@ -54,6 +55,9 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
   private collected: Buffer[] = [];
   private collectedBytes = 0;
   private readonly meter: ReplyMeter;
+  /** The connection of the one retry, after the request met a connection the upstream had closed. */
+  private fresh: Dispatcher | undefined = undefined;
+  private retried = false;
 
   constructor(
     private readonly target: CallTarget,
@@ -176,7 +180,14 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.state !== 'running') return;
     if (this.signal.aborted) this.fail(this.signal.reason);
-    else if (this.mode === undefined) {
+    else if (this.mode === undefined && !this.retried && failedOnStaleConnection(err)) {
+      this.retried = true;
+      // Nothing came back and the connection was one the upstream had closed while idle: the
+      // request never reached it. Once more, on a connection of its own.
+      this.controller = undefined;
+      this.fresh = freshConnection(this.target.options, this.target.origin);
+      this.send(this.fresh);
+    } else if (this.mode === undefined) {
       const cause = transportCause(this.target.options, err);
       this.fail(
         upstreamFailure(
@@ -200,10 +211,14 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
     this.state = 'running';
     // The call itself is the listener (`handleEvent`): no closure per request on this hot path.
     this.signal.addEventListener('abort', this, { once: true });
-    const { agent, origin, path } = this.target;
+    this.send(this.target.agent);
+  }
+
+  private send(dispatcher: Dispatcher): void {
+    const { origin, path } = this.target;
     const headers =
       this.traceparent === undefined ? this.target.headers : { ...this.target.headers, traceparent: this.traceparent };
-    agent.dispatch({ origin, path, method: 'POST', headers, body: this.body }, this);
+    dispatcher.dispatch({ origin, path, method: 'POST', headers, body: this.body }, this);
   }
 
   private take(): ChatStreamPart {
@@ -247,6 +262,10 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
   private cleanup(): void {
     this.signal.removeEventListener('abort', this);
     this.collected = [];
+    // Closes once its one request is done (or at once, if it was aborted).
+    const fresh = this.fresh;
+    this.fresh = undefined;
+    if (fresh !== undefined) void fresh.close();
   }
 
   /** The body is complete: closing parts of a stream, or the parse of a body read whole. */
