@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AgentBody } from '../../api/agents.js';
 import { ConfigError } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
+import { countTokensAtMost } from '../../engines/chat/token-bound.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
 import { notFound, unknownModel } from '../../errors/errors.js';
 import type { FileStore } from '../../files/types.js';
@@ -84,8 +85,9 @@ export class AgentService {
     const engine = await this.engine();
     const sourceLang = req.sourceLang === 'auto' ? await detectLanguage(req.text) : req.sourceLang;
     const budget = this.config.piece_tokens || Math.floor(engine.capabilities.maxContext / 8);
+    // An upper bound is enough to cut pieces: engines without a tokenizer count UTF-8 bytes.
     const pieces = await splitText(req.text, Math.max(64, budget), (text) =>
-      engine.countTokens([{ role: 'user', content: text }], []),
+      countTokensAtMost(engine, [{ role: 'user', content: text }]),
     );
     const spec = chatModel(this.config.model);
     const model = new ModelCaller(engine, signal, Math.min(spec?.temperature ?? 0.6, 0.7), identity.keyId);
