@@ -238,9 +238,9 @@ describe('countTokens', () => {
   });
 
   it('without a tokenizer: a clear coded error', async () => {
-    const engine = engineFor('http://127.0.0.1:9');
+    const engine = engineFor('http://127.0.0.1:9', { tokenizerApi: 'none' });
     const error = await engine.countTokens([{ role: 'user', content: 'hi' }], []).catch((err: unknown) => err);
-    expect(expectApiError(error, 1212).message).toMatch(/No tokenizer is configured/);
+    expect(expectApiError(error, 1212).message).toMatch(/No tokenizer is available/);
     await engine.close();
   });
 });

@@ -3,7 +3,7 @@ import type { ChatEngine, ChatRequest, ChatStreamPart } from '../types.js';
 import { createAgent } from './connections.js';
 import { type OpenAICompatibleOptions, resolveOptions } from './options.js';
 import { buildChatBody } from './request-body.js';
-import { countTokensUpstream } from './tokenize.js';
+import { UpstreamTokenizer } from './tokenize.js';
 import { type CallTarget, UpstreamCall } from './upstream-call.js';
 
 /**
@@ -25,6 +25,7 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
   // A client that takes the reply whole gets it from one JSON reply upstream: no stream to parse
   // and fold (issue 13). The parts are the same.
   const whole = target(false);
+  const tokenizer = new UpstreamTokenizer(resolved, agent);
 
   return {
     capabilities: resolved.capabilities,
@@ -41,7 +42,7 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
     countTokens: (messages, tools) =>
       resolved.tokenizeUrl === undefined && options.tokenCounter
         ? options.tokenCounter.count(messages, tools, resolved.capabilities.thinking)
-        : countTokensUpstream(resolved, agent, messages, tools),
+        : tokenizer.count(messages, tools),
     // undici counts them already: read at scrape time, nothing is counted per request.
     stats: () => {
       const pool = agent.stats[resolved.origin];

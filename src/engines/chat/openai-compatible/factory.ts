@@ -16,7 +16,18 @@ const OpenAICompatibleDeployment = Type.Object(
     model: Type.String({ minLength: 1, description: 'The model name the upstream knows.' }),
     api_key: Type.Optional(Type.String({ description: 'Prefer api_key_env.' })),
     api_key_env: Type.Optional(Type.String({ description: 'Environment variable holding the upstream key.' })),
-    tokenize_url: Type.Optional(Type.String({ pattern: '^https?://', description: "vLLM's /tokenize URL." })),
+    tokenize_url: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description: "The upstream's /tokenize URL (vLLM's or llama.cpp server's).",
+      }),
+    ),
+    tokenizer_api: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('vllm'), Type.Literal('llama-server'), Type.Literal('none')], {
+        description:
+          'Shape of /tokenize: vllm ({model, messages}), llama-server (/apply-template, then {content}), none; default auto (found by the first call; without tokenize_url, <origin>/tokenize is tried once).',
+      }),
+    ),
     tokenizer: Type.Optional(
       Type.String({
         minLength: 1,
@@ -139,6 +150,7 @@ export const openAICompatibleFactory = defineChatEngine({
         maxOutput: o.max_output,
       },
       ...(o.tokenize_url ? { tokenizeUrl: o.tokenize_url } : {}),
+      ...(o.tokenizer_api ? { tokenizerApi: o.tokenizer_api } : {}),
       ...(o.tokenizer ? { tokenCounter: new HfTokenCounter(path.resolve(context.configDir, o.tokenizer)) } : {}),
       ...(ctl
         ? {

@@ -23,8 +23,14 @@ export interface OpenAICompatibleOptions {
   /** Already resolved secret (the config layer reads the environment). */
   apiKey?: string;
   capabilities: ChatEngineCapabilities;
-  /** Full URL of vLLM's `POST /tokenize` (it lives outside `/v1`). */
+  /** Full URL of the upstream's `POST /tokenize` (vLLM's or llama.cpp server's; it lives outside `/v1`). */
   tokenizeUrl?: string;
+  /**
+   * The shape of that endpoint: `vllm` (`{model, messages}` → `{count}`), `llama-server`
+   * (`/apply-template` then `/tokenize {content}`), `auto` (default: found by the first call; with no
+   * tokenize URL, `<origin>/tokenize` is tried once) or `none`.
+   */
+  tokenizerApi?: TokenizerApi;
   /** Counts locally when the upstream has no tokenize endpoint (a Hugging Face tokenizer.json). */
   tokenCounter?: TokenCounter;
   /** Default: `{chatTemplateKwargs: true}` when the deployment declares thinking, else nothing. */
@@ -78,12 +84,15 @@ export const DEFAULT_LIMITS: Required<ReplyLimits> = {
   maxReplyBytes: 64 << 20,
 };
 
+export type TokenizerApi = 'auto' | 'vllm' | 'llama-server' | 'none';
+
 export interface ResolvedOptions {
   origin: string;
   chatPath: string;
   model: string;
   capabilities: ChatEngineCapabilities;
   tokenizeUrl: URL | undefined;
+  tokenizerApi: TokenizerApi;
   thinking: ThinkingControl;
   reasoningField: 'reasoning_content' | 'reasoning' | 'none';
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
@@ -113,6 +122,7 @@ export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOption
     model: options.model,
     capabilities: { ...options.capabilities },
     tokenizeUrl: options.tokenizeUrl === undefined ? undefined : new URL(options.tokenizeUrl),
+    tokenizerApi: options.tokenizerApi ?? 'auto',
     thinking: options.thinking ?? (options.capabilities.thinking ? { chatTemplateKwargs: true } : {}),
     reasoningField: options.reasoningField ?? 'reasoning_content',
     maxTokensField: options.maxTokensField ?? 'max_tokens',
