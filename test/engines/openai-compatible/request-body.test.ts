@@ -55,7 +55,7 @@ describe('request body', () => {
       top_p: 0.95,
       max_tokens: 77,
       stop: ['\n\n'],
-      response_format: { type: 'json_object' },
+      response_format: { type: 'json_schema', json_schema: { name: 'json_object', schema: { type: 'object' } } },
       chat_template_kwargs: { enable_thinking: true },
     });
     expect(sent).not.toHaveProperty('tools');

@@ -1,4 +1,6 @@
 import type { CancelSignal } from '../../../util/cancel-signal.js';
+import { upstreamFailure } from '../../upstream-errors.js';
+import { checkJsonReply } from '../json-reply-check.js';
 import type { ChatEngine, ChatRequest, ChatStreamPart } from '../types.js';
 import { createAgent } from './connections.js';
 import { type OpenAICompatibleOptions, resolveOptions } from './options.js';
@@ -31,13 +33,17 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
     capabilities: resolved.capabilities,
     generate: (request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart> => {
       const call = request.stream === false ? whole : streamed;
-      return new UpstreamCall(
+      const parts = new UpstreamCall(
         call,
         buildChatBody(resolved, request, call.stream),
         request.maxTokens,
         signal,
         request.traceparent,
       );
+      // The upstream may still answer plain text: the reply is checked, never passed on as JSON mode.
+      return request.responseFormat === 'json_object'
+        ? checkJsonReply(parts, (what) => upstreamFailure(resolved, what, { phase: 'json-mode' }))
+        : parts;
     },
     countTokens: (messages, tools) =>
       resolved.tokenizeUrl === undefined && options.tokenCounter

@@ -39,7 +39,13 @@ const OpenAICompatibleDeployment = Type.Object(
     max_output: Type.Integer({ minimum: 1, default: 8192, description: 'Largest completion to ask for.' }),
     tools: Type.Boolean({ default: true, description: 'The upstream model takes function tools.' }),
     thinking: Type.Boolean({ default: false, description: 'The upstream model thinks (reasoning_content).' }),
-    json: Type.Boolean({ default: true, description: 'The upstream honours response_format json_object.' }),
+    json: Type.Boolean({ default: true, description: 'The upstream model can answer in JSON mode.' }),
+    json_mode: Type.Optional(
+      Type.Union([Type.Literal('json_schema'), Type.Literal('json_object')], {
+        description:
+          'How JSON mode is asked for: json_schema with an open object schema (default; llama.cpp server ignores a bare json_object) or json_object.',
+      }),
+    ),
     vision: Type.Boolean({ default: false, description: 'The upstream model takes images and video.' }),
     thinking_control: Type.Optional(
       // How the thinking switch reaches the upstream: chat_template_kwargs.enable_thinking (vLLM,
@@ -164,6 +170,7 @@ export const openAICompatibleFactory = defineChatEngine({
       ...(o.max_tokens_field ? { maxTokensField: o.max_tokens_field } : {}),
       ...(o.tool_call_ids ? { toolCallIds: o.tool_call_ids } : {}),
       ...(o.stream === undefined ? {} : { stream: o.stream }),
+      ...(o.json_mode ? { jsonMode: o.json_mode } : {}),
       ...(o.extra_body ? { extraBody: o.extra_body } : {}),
       ...(o.headers ? { headers: o.headers } : {}),
       ...(t

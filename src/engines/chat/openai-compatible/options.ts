@@ -46,6 +46,8 @@ export interface OpenAICompatibleOptions {
   toolCallIds?: 'generate' | 'upstream';
   /** Ask for SSE (default). `false` for upstreams without streaming; the reply then arrives whole. */
   stream?: boolean;
+  /** How JSON mode is asked for: `json_schema` (default, an open object schema) or `json_object`. */
+  jsonMode?: 'json_schema' | 'json_object';
   /** Fields merged into every chat request body (upstream-specific knobs the config wants to set). */
   extraBody?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -98,6 +100,7 @@ export interface ResolvedOptions {
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
   generateToolCallIds: boolean;
   stream: boolean;
+  jsonMode: 'json_schema' | 'json_object';
   extraBody: Record<string, unknown> | undefined;
   headers: Record<string, string>;
   connectMs: number;
@@ -128,6 +131,7 @@ export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOption
     maxTokensField: options.maxTokensField ?? 'max_tokens',
     generateToolCallIds: (options.toolCallIds ?? 'generate') === 'generate',
     stream: options.stream ?? true,
+    jsonMode: options.jsonMode ?? 'json_schema',
     extraBody: options.extraBody,
     headers,
     connectMs: options.timeouts?.connectMs ?? 10_000,

@@ -57,7 +57,7 @@ export function buildChatBody(options: ResolvedOptions, request: ChatRequest, st
   if (sampling.seed !== undefined) body['seed'] = sampling.seed;
   body[options.maxTokensField] = request.maxTokens;
   if (request.stop.length > 0) body['stop'] = request.stop;
-  if (request.responseFormat === 'json_object') body['response_format'] = { type: 'json_object' };
+  if (request.responseFormat === 'json_object') body['response_format'] = jsonResponseFormat(options.jsonMode);
   if (stream) {
     body['stream'] = true;
     body['stream_options'] = { include_usage: true };
@@ -66,4 +66,14 @@ export function buildChatBody(options: ResolvedOptions, request: ChatRequest, st
   }
   if (options.extraBody !== undefined) Object.assign(body, options.extraBody);
   return JSON.stringify(body);
+}
+
+/**
+ * JSON mode as the upstream honours it. `json_schema` with an open object schema holds on vLLM,
+ * SGLang, llama.cpp server (which ignores a bare `json_object`), Ollama and hosted APIs; `json_object`
+ * for servers that know only that form.
+ */
+function jsonResponseFormat(mode: ResolvedOptions['jsonMode']): Record<string, unknown> {
+  if (mode === 'json_object') return { type: 'json_object' };
+  return { type: 'json_schema', json_schema: { name: 'json_object', schema: { type: 'object' } } };
 }
