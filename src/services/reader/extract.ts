@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { markCodeLanguages, removeFurniture, removeHidden, stripChrome, stripClasses } from './boilerplate.js';
-import { countWords, type DomDocument, type DomElement, parseDocument } from './dom.js';
+import { countWords, type DomDocument, type DomElement } from './dom.js';
 
 type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
 
@@ -15,22 +15,21 @@ export interface Extraction {
   words: number;
 }
 
-const wrap = (html: string): DomElement => {
-  const doc = parseDocument(`<!doctype html><html><head></head><body><article>${html}</article></body></html>`);
-  return doc.querySelector('article') as DomElement;
-};
-
 function readabilityExtract(doc: DomDocument): DomElement | undefined {
-  // Readability mutates the document; the caller passes a copy it no longer needs.
-  const article = new Readability(doc as unknown as ReadabilityDocument, { keepClasses: true }).parse();
-  if (!article?.content) return undefined;
-  return wrap(article.content);
+  // Readability mutates the document; the caller passes a copy it no longer needs. The serializer
+  // hands back its article element itself, not its HTML to be parsed once more.
+  const article = new Readability(doc as unknown as ReadabilityDocument, {
+    keepClasses: true,
+    serializer: (element) => element as unknown as string,
+  }).parse();
+  const root = article?.content as unknown as DomElement | null | undefined;
+  return root && root.childNodes.length > 0 ? root : undefined;
 }
 
 function wholePage(doc: DomDocument): DomElement {
   const body = doc.body ?? doc.documentElement;
   stripChrome(body);
-  return wrap(body.innerHTML);
+  return body;
 }
 
 /**
