@@ -86,10 +86,19 @@ function addTableRows(table: DomElement): void {
   Object.defineProperty(proto, 'rows', {
     configurable: true,
     get(this: DomElement) {
-      return all(this, 'tr').filter((row) => row.parentElement?.closest('table') === this);
+      // The rule reads it once per cell; the tree does not change during a conversion.
+      let rows = rowsCache.get(this);
+      if (!rows) {
+        rows = all(this, 'tr').filter((row) => row.parentElement?.closest('table') === this);
+        rowsCache.set(this, rows);
+      }
+      return rows;
     },
   });
 }
+
+/** Rows per table for one conversion (reset by each toMarkdown call). */
+let rowsCache = new WeakMap<DomElement, DomElement[]>();
 
 const TABLE_PARTS = 'td, th, tr, thead, tbody, tfoot, caption, colgroup, col';
 
@@ -114,6 +123,7 @@ function prepare(root: DomElement): void {
  * time: turndown works on a clone of it), or an HTML string.
  */
 export function toMarkdown(article: DomElement | string, options: { gfm: boolean }): string {
+  rowsCache = new WeakMap();
   if (typeof article !== 'string') prepare(article);
   let service = services.get(options.gfm);
   if (!service) {
