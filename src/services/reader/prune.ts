@@ -139,7 +139,7 @@ function stripTextAround(element: DomElement, media: DomElement[]): void {
 }
 
 const LEAF_BLOCKS = 'p, div, li, dt, dd, span, cite, a, small, strong';
-const BLOCK_CHILD = 'p, div, ul, ol, li, table, pre, blockquote, h1, h2, h3, h4, h5, h6, section, article';
+const BLOCK_CHILD = 'ul, ol, table, pre, blockquote, h1, h2, h3, h4, h5, h6';
 
 /** Short lines the article repeats (each item's furniture); list items only when they are links. */
 export function pruneRepeated(root: DomElement): void {
