@@ -58,10 +58,19 @@ export async function run(): Promise<BenchRow[]> {
   last = { ours, jsdom };
   const n = ours.pages.length;
   if (n === 0) return [];
-  const groups = [...new Set(ours.pages.map((page) => page.name.split('-')[0] ?? ''))].map((prefix) => {
-    const mine = ours.pages.filter((page) => page.name.startsWith(`${prefix}-`));
-    const theirs = jsdom.pages.filter((page) => page.name.startsWith(`${prefix}-`));
-    return row(`reader F1, ${prefix}-* pages (${mine.length})`, mean(mine, 'f1'), 'F1', mean(theirs, 'f1'));
+  const kinds = [...new Set(ours.pages.map((page) => page.kind))];
+  const groups = kinds.flatMap((kind) => {
+    const mine = ours.pages.filter((page) => page.kind === kind);
+    const theirs = jsdom.pages.filter((page) => page.kind === kind);
+    const label = `${kind} pages (${mine.length})`;
+    return (['f1', 'precision', 'recall'] as const).map((key) =>
+      row(
+        `reader ${key === 'f1' ? 'F1' : key}, ${label}`,
+        mean(mine, key),
+        key === 'f1' ? 'F1' : key === 'precision' ? 'P' : 'R',
+        mean(theirs, key),
+      ),
+    );
   });
   const http = process.env['BENCH_READER_HTTP'] === '0' ? [] : await runHttp(loadPages());
   return [
