@@ -56,8 +56,8 @@ export const agents = defineOperation<AgentBody>({
         usage: wireUsage(run.usage),
       };
     }
-    // decisions.md §7: a chunk per text as it is made, then one with finish_reason and usage. A failure after the
-    // first chunk ends the stream with `network_error` (decisions.md §2); before it, a JSON error.
+    // docs/wire.md, "Agents": a chunk per text as it is made, then one with finish_reason and usage. A failure after the
+    // first chunk ends the stream with `network_error` (docs/wire.md, "SSE framing"); before it, a JSON error.
     async function* chunks(): AsyncGenerator<string> {
       let sent = false;
       let finish: string | undefined;

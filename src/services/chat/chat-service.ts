@@ -121,7 +121,7 @@ export class ChatService {
   /**
    * The stream's chunks, as the JSON text of each. A failure before the first
    * chunk propagates (the caller answers it as a JSON error); after it, the stream ends with a
-   * `network_error` chunk (decisions.md §2).
+   * `network_error` chunk (docs/wire.md, "SSE framing").
    */
   chunks(run: CompletionRun, signal: CancelSignal, log: StreamFailureLog): AsyncIterable<string> {
     // The stream notes the usage itself: no generator layer between the engine and the encoder.
@@ -260,7 +260,7 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
     if (search === undefined) return this.encoder.encodeJson(part);
     const chunk = this.encoder.encode(part);
     if (!chunk) return undefined;
-    // decisions.md §3: results ride on the first chunk (`before`) or the last (`after`).
+    // docs/wire.md, "Chat completions": results ride on the first chunk (`before`) or the last (`after`).
     if (search.sequence === 'before' ? !this.sent : part.type === 'finish')
       return JSON.stringify({ ...chunk, web_search: search.results });
     return JSON.stringify(chunk);

@@ -1,7 +1,7 @@
 import type { FinishReason } from '../../engines/chat/types.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 
-/** Shapes of decisions.md §3 on the wire. */
+/** Shapes of docs/wire.md, "Chat completions" on the wire. */
 export interface WireUsage {
   prompt_tokens: number;
   completion_tokens: number;
