@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AgentBody, AgentConversationBody } from '../api/agents.js';
+import { AgentChunk, AgentConversationReply, AgentReply } from '../api/agents-reply.js';
 import { modelNotConfigured } from '../errors/errors.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { newPlatformId } from '../server/ids.js';
@@ -28,6 +29,8 @@ export const agents = defineOperation<AgentBody>({
   base: 'agents',
   summary: 'Run an agent (general_translation), whole or streamed',
   body: AgentBody,
+  reply: AgentReply,
+  chunk: AgentChunk,
   async handle({ body, services, key, identity: replyIdentity, signal, request, reply }) {
     const agent = services.agents;
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
@@ -91,6 +94,7 @@ export const agentConversation = defineOperation<AgentConversationBody>({
   base: 'agents',
   summary: "The artifacts of one of the caller's agent conversations",
   body: AgentConversationBody,
+  reply: AgentConversationReply,
   async handle({ body, services, key, cancel, request }) {
     const agent = services.agents;
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');

@@ -7,7 +7,6 @@ import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { SearchService } from '../search/search-service.js';
 import { ChunkEncoder } from './chunk-encoder.js';
-import { completionJson } from './completion-json.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest } from './map-request.js';
@@ -103,11 +102,6 @@ export class ChatService {
       webSearch: augmented?.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
     };
     return run;
-  }
-
-  /** `complete`'s reply as its JSON text (completion-json.ts), for the HTTP reply. */
-  completeJson(run: CompletionRun): Promise<string> {
-    return this.complete(run).then(completionJson);
   }
 
   complete(run: CompletionRun): Promise<ChatCompletion> {
