@@ -6,6 +6,7 @@ import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { SearchService } from '../search/search-service.js';
+import { chunkAfterCutOff, chunkAfterFailure, type StreamFailureLog } from '../stream-failure.js';
 import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
@@ -31,8 +32,6 @@ export interface CompletionRun {
   /** Search results to return (`web_search` tool with `search_result: true`), first or last. */
   webSearch: { results: SearchResultEntry[]; sequence: 'before' | 'after' } | undefined;
 }
-
-export type StreamFailureLog = (err: unknown, message: string) => void;
 
 /** The meaning of a chat completion: model resolution, defaults, and the two reply forms. */
 export class ChatService {
@@ -149,6 +148,8 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
     result: IteratorResult<ChatStreamPart>,
   ) => IteratorResult<string> | Promise<IteratorResult<string>>;
   private readonly onError: (err: unknown) => IteratorResult<string>;
+  /** The last chunk of a stream that failed or was cut off (stream-failure.ts). */
+  private readonly lastChunk: (reason: 'network_error') => string;
 
   constructor(
     private readonly run: CompletionRun,
@@ -159,6 +160,7 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
     this.encoder = new ChunkEncoder(run.identity, run.toolStream);
     this.onPart = this.part.bind(this);
     this.onError = this.error.bind(this);
+    this.lastChunk = (reason) => this.encoder.finishJson(reason, this.run.usage);
   }
 
   [Symbol.asyncIterator](): this {
@@ -213,8 +215,9 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
   private part(result: IteratorResult<ChatStreamPart>): IteratorResult<string> | Promise<IteratorResult<string>> {
     if (result.done) {
       this.state = 'done';
-      if (this.finished || this.signal.aborted) return END;
-      return { done: false, value: this.encoder.finishJson('network_error', this.run.usage) };
+      if (this.finished) return END;
+      const last = chunkAfterCutOff({ cancelled: this.signal.aborted }, this.lastChunk);
+      return last === undefined ? END : { done: false, value: last };
     }
     let json: string | undefined;
     try {
@@ -244,9 +247,9 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
 
   private error(err: unknown): IteratorResult<string> {
     this.state = 'done';
-    if (!this.sent) throw err;
-    this.log(err, 'stream failed after its first chunk');
-    return { done: false, value: this.encoder.finishJson('network_error', this.run.usage) };
+    const progress = { sent: this.sent, cancelled: this.signal.aborted };
+    const last = chunkAfterFailure(err, progress, this.log, this.lastChunk);
+    return last === undefined ? END : { done: false, value: last };
   }
 
   private encode(part: ChatStreamPart): string | undefined {
