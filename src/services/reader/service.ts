@@ -92,8 +92,10 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
       } finally {
         deadline.dispose();
       }
-      // `no_cache` skips the lookup, not the store: the fresh result refreshes the entry.
-      await options.cache?.set(key, JSON.stringify(result), options.cacheTtlSeconds ?? DEFAULTS.cacheTtlSeconds);
+      // `no_cache` asks for a fresh read and leaves nothing behind: a key holder cannot grow the cache
+      // (or the database) with it.
+      if (!request.no_cache)
+        await options.cache?.set(key, JSON.stringify(result), options.cacheTtlSeconds ?? DEFAULTS.cacheTtlSeconds);
       return result;
     },
     async close() {

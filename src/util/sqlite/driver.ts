@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { ensurePrivateDir, ensurePrivateFile, tightenExisting } from '../private-files.js';
 
 /**
  * The SQLite binding for this runtime. better-sqlite3 12 derives its statements from
@@ -24,3 +26,15 @@ function loadDriver(): typeof BetterSqlite3 {
 }
 
 export const SqliteDatabase: typeof BetterSqlite3 = loadDriver();
+
+/**
+ * Opens a database file, made private first: the directory 0700, the file and its journals 0600
+ * (SQLite gives its -wal and -shm files the database file's mode). `:memory:` is opened as it is.
+ */
+export function openSqliteFile(file: string): BetterSqlite3.Database {
+  if (file === ':memory:' || file === '') return new SqliteDatabase(file);
+  ensurePrivateDir(path.dirname(file));
+  ensurePrivateFile(file);
+  tightenExisting([`${file}-wal`, `${file}-shm`, `${file}-journal`]);
+  return new SqliteDatabase(file);
+}
