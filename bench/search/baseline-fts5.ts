@@ -3,11 +3,12 @@
  * the tiered index (schema version 1): FTS5 with porter stemming and bm25() over every match,
  * title weight 2, the collection's own average length. Write and query paths only, as they were.
  */
-import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { prepareDocument } from '../../src/search/text/document.js';
 import { normaliseDomain, recencyCutoff } from '../../src/search/text/filters.js';
 import { queryTerms } from '../../src/search/text/query-terms.js';
 import type { SearchDocument, SearchQuery } from '../../src/search/types.js';
+import { SqliteDatabase as BetterSqlite3 } from '../../src/util/sqlite/driver.js';
 
 /** Version 1's MATCH expression: every term quoted, OR-ed. */
 const ftsMatch = (terms: string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');

@@ -19,7 +19,7 @@ export async function importCommand(
   options: { collection: string | undefined; restart: boolean },
 ): Promise<number> {
   const dir = path.join(dataDir, 'imports');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const checkpoint = path.join(dir, `${createHash('sha256').update(file).digest('hex').slice(0, 32)}.json`);
   if (options.restart) await rm(checkpoint, { force: true });
   const bar = progressBar(`importing ${path.basename(file)}`, env.status, env.err);

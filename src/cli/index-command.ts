@@ -4,28 +4,9 @@ import { createServices } from '../services/create-services.js';
 import { crawl, INDEXER_USER_AGENT, readDocument } from '../services/search/crawler.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
-import { type CommandHelp, commandHelp } from './help.js';
+import { INDEX_HELP } from './command-help.js';
+import { commandHelp } from './help.js';
 import { importCommand } from './import-command.js';
-
-export const INDEX_HELP: CommandHelp = {
-  command: 'index',
-  group: 'Web search index',
-  summary: 'fill the index that web search (`search-prime`) answers from',
-  usage: [
-    'index add URL... [--collection C]',
-    'index crawl URL [--max-pages N] [--depth D] [--collection C]',
-    'index import FILE.jsonl [--collection C] [--restart]',
-    'index remove URL... [--collection C]',
-    'index stats',
-  ],
-  options: [
-    ['--collection C', 'the collection the pages go to (default: the default collection)'],
-    ['--max-pages N', 'crawl: pages to fetch at most'],
-    ['--depth D', 'crawl: links to follow from the start page'],
-    ['FILE.jsonl', 'one {url, title, content, published, site} object a line'],
-    ['--restart', 'import: start from the first line, not where an interrupted import of the file stopped'],
-  ],
-};
 
 export async function indexCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {

@@ -4,27 +4,9 @@ import { openKeyServices } from '../services/create-services.js';
 import type { Endpoint } from '../stores/types.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
-import { type CommandHelp, commandHelp } from './help.js';
+import { KEYS_HELP } from './command-help.js';
+import { commandHelp } from './help.js';
 
-export const KEYS_HELP: CommandHelp = {
-  command: 'keys',
-  group: 'API keys',
-  summary: 'create, list and revoke the API keys clients send as `Authorization: Bearer KEY`',
-  usage: [
-    'keys create --name NAME [--account ID|EMAIL] [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]',
-    'keys list',
-    'keys revoke ID',
-  ],
-  options: [
-    ['--name NAME', 'what the key is for (shown by `keys list`)'],
-    ['--account ID|EMAIL', 'the console account that owns the key (default: the admin)'],
-    ['--endpoints LIST', 'general and/or coding: the bases the key may call (default general)'],
-    ['--concurrent N', 'requests at once for this key, 0 = no limit (default: limits.concurrent)'],
-    ['--rpm N', 'requests per minute for this key (default: limits.requests_per_minute)'],
-    ['--window N/Hh', 'N requests per H hours; repeat for several windows (default: limits.windows)'],
-    ['ID', 'the part of the key before the dot'],
-  ],
-};
 export const KEYS_USAGE = commandHelp(KEYS_HELP);
 
 function parseEndpoints(value: string | undefined): Endpoint[] | undefined {

@@ -2,18 +2,8 @@ import { loadConfig } from '../config/load.js';
 import { createServices } from '../services/create-services.js';
 import { parse, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
-import { type CommandHelp, commandHelp } from './help.js';
-
-export const MODELS_HELP: CommandHelp = {
-  command: 'models',
-  group: 'Models',
-  summary: 'the model codes this server serves, and their downloads ahead of time',
-  usage: ['models list', 'models pull [MODEL_CODE...]'],
-  options: [
-    ['list', "the model codes served (GET /paas/v4/models adds each one's state)"],
-    ['pull', 'download what the deployments of these codes need (default: all), with progress'],
-  ],
-};
+import { MODELS_HELP } from './command-help.js';
+import { commandHelp } from './help.js';
 
 export async function modelsCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {});

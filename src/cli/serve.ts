@@ -7,20 +7,10 @@ import { openTracer } from '../telemetry/open-tracer.js';
 import { failureFields } from '../util/failure-fields.js';
 import { parse, positiveInt } from './args.js';
 import type { CliEnv } from './cli-env.js';
-import { type CommandHelp, commandHelp } from './help.js';
+import { SERVE_HELP } from './command-help.js';
+import { commandHelp } from './help.js';
 import { createLogger } from './logger.js';
 import { packageVersion } from './version.js';
-
-export const SERVE_HELP: CommandHelp = {
-  command: 'serve',
-  group: 'Serve the API',
-  summary: 'serve the API (`npm start`); remote models download in the background',
-  usage: ['serve [--port N] [--host H] [--config FILE] [--data DIR]'],
-  options: [
-    ['--port N', 'port to listen on (or PORT; default 8080)'],
-    ['--host H', 'address to listen on (or HOST; default 127.0.0.1)'],
-  ],
-};
 
 /** Serves until SIGINT/SIGTERM; resolves with the exit code. */
 export async function serveCommand(argv: string[], env: CliEnv): Promise<number> {

@@ -70,6 +70,16 @@ export const ConfigSchema = Type.Object(
           }),
         ),
         schema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]*$', description: 'PostgreSQL schema to use.' })),
+        purge_interval_seconds: Type.Integer({
+          minimum: 1,
+          default: 300,
+          description: 'How often expired cache rows, the cache past its cap and old request ids are deleted.',
+        }),
+        request_id_days: Type.Number({
+          exclusiveMinimum: 0,
+          default: 7,
+          description: 'How long a client-chosen `request_id` stays claimed by its key (1231 on a repeat).',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -311,7 +321,25 @@ export const ConfigSchema = Type.Object(
           default: 3600,
           description: 'Lifetime of cached pages; 0 disables the cache.',
         }),
+        cache_max_bytes: Type.Integer({
+          minimum: 0,
+          default: 256 * 1024 * 1024,
+          description: 'Largest total size of cached pages; past it, the pages that expire soonest are deleted.',
+        }),
         user_agent: Type.Optional(Type.String({ minLength: 1 })),
+        workers: Type.Integer({
+          minimum: 0,
+          maximum: 64,
+          default: 0,
+          description:
+            'Threads that parse and extract pages (HTML, Markdown, PDF text) off the request loop; 0: one per CPU core.',
+        }),
+        worker_memory_mb: Type.Integer({
+          minimum: 32,
+          default: 512,
+          description:
+            'Heap cap of each extraction thread; a page that needs more fails with 1234 and the thread is replaced (a 10 MB article needs about 350).',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

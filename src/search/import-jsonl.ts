@@ -93,7 +93,7 @@ async function readCheckpoint(path: string | undefined, file: Checkpoint['file']
 }
 
 async function writeCheckpoint(path: string, checkpoint: Checkpoint): Promise<void> {
-  await writeFile(`${path}.tmp`, JSON.stringify(checkpoint));
+  await writeFile(`${path}.tmp`, JSON.stringify(checkpoint), { mode: 0o600 });
   await rename(`${path}.tmp`, path); // a crash leaves the old checkpoint or the new one, never half of one
 }
 

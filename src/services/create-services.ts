@@ -6,6 +6,7 @@ import { CHAT_ENGINES } from '../engines/chat/registry.js';
 import { openFileStore } from '../files/open-file-store.js';
 import { startFileSweeper } from '../files/sweeper.js';
 import { openStore } from '../stores/open-store.js';
+import { startStorePurger } from '../stores/purger.js';
 import type { Store } from '../stores/types.js';
 import type { Tracer } from '../telemetry/tracer.js';
 import { AccountService, type AccountServiceOptions } from './accounts/account-service.js';
@@ -103,6 +104,15 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const indexJobs = new IndexJobs(reader, search.index, { userAgent: INDEXER_USER_AGENT });
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
+  const stopPurger = startStorePurger(
+    store,
+    {
+      intervalMs: config.database.purge_interval_seconds * 1000,
+      cacheMaxBytes: config.reader.cache_max_bytes,
+      requestIdsKeepMs: config.database.request_id_days * 86_400_000,
+    },
+    log,
+  );
   const safety = openSafetyService(config, engines, log);
   const imaging = await openImageService(config, {
     store,
@@ -163,6 +173,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     playgroundTokens: new PlaygroundTokens(keyAccess, keys),
     async close() {
       stopSweeper();
+      stopPurger();
       indexJobs.close();
       await imaging?.close();
       await Promise.all([

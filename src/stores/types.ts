@@ -76,8 +76,27 @@ export interface Store {
   getCache(key: string, now: number): Promise<string | undefined>;
   setCache(key: string, value: string, expiresAt: number): Promise<void>;
 
+  /**
+   * Housekeeping: deletes the cache entries that expired by `now`, then the entries that expire
+   * soonest until the cache holds at most `cacheMaxBytes` (of values), and the request ids claimed
+   * before `requestIdsBefore`.
+   */
+  purge(options: PurgeOptions): Promise<PurgeResult>;
+
   /** Agent conversations (src/stores/conversations.ts). */
   readonly conversations: ConversationStore;
 
   close(): Promise<void>;
+}
+
+export interface PurgeOptions {
+  now: number;
+  cacheMaxBytes: number;
+  requestIdsBefore: number;
+}
+
+/** Rows deleted by one `purge`. */
+export interface PurgeResult {
+  cacheEntries: number;
+  requestIds: number;
 }

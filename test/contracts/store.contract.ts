@@ -163,5 +163,29 @@ export function runStoreContract(label: string, setup: () => Promise<StoreFixtur
       await s.setCache('big', value, Number.MAX_SAFE_INTEGER);
       expect(await s.getCache('big', 0)).toBe(value);
     });
+
+    it('purges expired entries, the cache past its cap (soonest to expire first) and old request ids', async () => {
+      await s.setCache('purge-old', 'o', 500);
+      await s.setCache('purge-a', 'a'.repeat(100), 10_000);
+      await s.setCache('purge-b', 'b'.repeat(100), 20_000);
+      await s.setCache('purge-c', 'c'.repeat(100), 30_000);
+      const keyId = '9'.repeat(32);
+      await s.claimRequestId(keyId, 'purge-early', 1_000);
+      await s.claimRequestId(keyId, 'purge-late', 50_000);
+      // The previous test's 'big' entry (300,004 bytes) expires last and fits: a and old go.
+      const done = await s.purge({ now: 9_000, cacheMaxBytes: 300_004 + 200, requestIdsBefore: 10_000 });
+      expect(done.cacheEntries).toBeGreaterThanOrEqual(2);
+      expect(done.requestIds).toBeGreaterThanOrEqual(1);
+      expect(await s.getCache('purge-old', 0)).toBeUndefined();
+      expect(await s.getCache('purge-a', 0)).toBeUndefined();
+      expect(await s.getCache('purge-b', 0)).toBe('b'.repeat(100));
+      expect(await s.getCache('purge-c', 0)).toBe('c'.repeat(100));
+      expect(await s.getCache('big', 0)).toBeDefined();
+      expect(await s.claimRequestId(keyId, 'purge-early', 60_000)).toBe(true);
+      expect(await s.claimRequestId(keyId, 'purge-late', 60_000)).toBe(false);
+      // A cap of 0 empties the cache.
+      await s.purge({ now: 9_000, cacheMaxBytes: 0, requestIdsBefore: 0 });
+      expect(await s.getCache('big', 0)).toBeUndefined();
+    });
   });
 }

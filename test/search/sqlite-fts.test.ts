@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SqliteFtsIndex } from '../../src/search/sqlite-fts/index.js';
+import { SqliteDatabase as BetterSqlite3 } from '../../src/util/sqlite/driver.js';
 import { runSearchIndexContract } from '../contracts/search-index.contract.js';
 
 runSearchIndexContract('sqlite-fts (file)', async () => {

@@ -35,11 +35,11 @@ export class LocalFileStore implements FileStore {
       expiresAt: now + (options.ttlMs ?? this.options.ttlMs),
     };
     const p = this.paths(id);
-    await mkdir(p.folder, { recursive: true });
-    await writeFile(`${p.bytes}.tmp`, bytes);
+    await mkdir(p.folder, { recursive: true, mode: 0o700 });
+    await writeFile(`${p.bytes}.tmp`, bytes, { mode: 0o600 });
     await rename(`${p.bytes}.tmp`, p.bytes);
     // The metadata goes last: a file is visible only once its bytes are complete.
-    await writeFile(`${p.meta}.tmp`, JSON.stringify(file));
+    await writeFile(`${p.meta}.tmp`, JSON.stringify(file), { mode: 0o600 });
     await rename(`${p.meta}.tmp`, p.meta);
     return file;
   }

@@ -1,4 +1,5 @@
-import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
+import { openSqliteFile } from '../../util/sqlite/driver.js';
 import { bump, DEFAULT_TITLE_WEIGHT, documentTokens, type RankingSettings } from '../ranking/impacts.js';
 import { DEFAULT_TOP_K, planQuery, type TopKOptions, topK } from '../ranking/top-k.js';
 import { queryStems } from '../text/analyze.js';
@@ -64,7 +65,7 @@ export class SqliteFtsIndex implements SearchIndex {
   /** `source`: a database file path (opened and owned) or an open database (shared, left open). */
   constructor(source: string | Database, options: SqliteFtsOptions = {}) {
     this.#ownsDb = typeof source === 'string';
-    this.#db = typeof source === 'string' ? new BetterSqlite3(source) : source;
+    this.#db = typeof source === 'string' ? openSqliteFile(source) : source;
     if (this.#ownsDb) {
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = NORMAL');

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from '../../util/private-files.js';
 
 /** AES-256-GCM under the server key; the stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url. */
 export class SecretBox {
@@ -37,15 +38,15 @@ export function loadServerKey(configured: string | undefined, dataDir: string): 
   if (configured) return Buffer.from(configured, 'hex');
   const file = path.join(dataDir, 'server.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     try {
       writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
     } catch (err) {
       // Another process (the CLI beside the server) created it first: use theirs.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    chmodSync(file, 0o600);
   }
+  chmodSync(file, 0o600);
   const hex = readFileSync(file, 'utf8').trim();
   if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${file} is not a 64-hex-character server key`);
   return Buffer.from(hex, 'hex');

@@ -7,7 +7,7 @@ import {
   USAGE_TOTALS_SELECT,
   type UsageTotalsRow,
 } from '../rows.js';
-import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import type { KeyRecord, PurgeOptions, PurgeResult, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { PostgresConversations } from './conversations.js';
 import { KEY_CHANNEL, KeyChangeListener, KeyRowCache } from './key-change-listener.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
@@ -205,6 +205,21 @@ export class PostgresStore implements Store {
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`,
       [key, value, expiresAt],
     );
+  }
+
+  async purge(options: PurgeOptions): Promise<PurgeResult> {
+    const expired = await this.pool.query('DELETE FROM cache_entries WHERE expires_at <= $1', [options.now]);
+    // Keeps the entries that expire last while their running total fits the cap.
+    const overCap = await this.pool.query(
+      `DELETE FROM cache_entries WHERE key IN (
+         SELECT key FROM (
+           SELECT key, SUM(octet_length(value)) OVER (ORDER BY expires_at DESC, key) AS kept FROM cache_entries
+         ) AS running WHERE kept > $1
+       )`,
+      [options.cacheMaxBytes],
+    );
+    const ids = await this.pool.query('DELETE FROM request_ids WHERE created_at < $1', [options.requestIdsBefore]);
+    return { cacheEntries: (expired.rowCount ?? 0) + (overCap.rowCount ?? 0), requestIds: ids.rowCount ?? 0 };
   }
 
   async close(): Promise<void> {

@@ -108,4 +108,12 @@ export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX key_owners_account ON key_owners (account_id);
     `,
   },
+  {
+    // Housekeeping (store.purge): expired cache entries and old request ids are deleted by age.
+    version: 5,
+    sql: `
+      CREATE INDEX cache_entries_expires ON cache_entries (expires_at);
+      CREATE INDEX request_ids_created ON request_ids (created_at);
+    `,
+  },
 ];

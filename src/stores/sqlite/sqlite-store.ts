@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteFile } from '../../util/sqlite/driver.js';
 import {
   type KeyRow,
   keyFromRow,
@@ -9,7 +8,7 @@ import {
   USAGE_TOTALS_SELECT,
   type UsageTotalsRow,
 } from '../rows.js';
-import type { KeyRecord, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import type { KeyRecord, PurgeOptions, PurgeResult, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
@@ -58,8 +57,7 @@ export class SqliteStore implements Store {
   private keyVersionReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(file: string) {
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
+    this.db = openSqliteFile(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('synchronous = NORMAL');
@@ -87,6 +85,17 @@ export class SqliteStore implements Store {
       ),
       claim: db.prepare('INSERT OR IGNORE INTO request_ids (key_id, request_id, created_at) VALUES (?, ?, ?)'),
       getCache: db.prepare('SELECT value FROM cache_entries WHERE key = ? AND expires_at > ?'),
+      purgeExpired: db.prepare('DELETE FROM cache_entries WHERE expires_at <= ?'),
+      // Keeps the entries that expire last while their running total fits the cap.
+      purgeOverCap: db.prepare(
+        `DELETE FROM cache_entries WHERE key IN (
+           SELECT key FROM (
+             SELECT key, SUM(length(CAST(value AS BLOB))) OVER (ORDER BY expires_at DESC, key) AS kept
+             FROM cache_entries
+           ) WHERE kept > ?
+         )`,
+      ),
+      purgeRequestIds: db.prepare('DELETE FROM request_ids WHERE created_at < ?'),
       setCache: db.prepare(
         'INSERT INTO cache_entries (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
       ),
@@ -166,6 +175,13 @@ export class SqliteStore implements Store {
 
   async setCache(key: string, value: string, expiresAt: number): Promise<void> {
     this.stmts.setCache.run(key, value, expiresAt);
+  }
+
+  async purge(options: PurgeOptions): Promise<PurgeResult> {
+    const expired = this.stmts.purgeExpired.run(options.now).changes;
+    const overCap = this.stmts.purgeOverCap.run(options.cacheMaxBytes).changes;
+    const requestIds = this.stmts.purgeRequestIds.run(options.requestIdsBefore).changes;
+    return { cacheEntries: expired + overCap, requestIds };
   }
 
   async close(): Promise<void> {

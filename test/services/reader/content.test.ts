@@ -190,7 +190,7 @@ describe('cache hook', () => {
   const cached = createReaderService({ allowHosts: ['127.0.0.1'], cache, cacheTtlSeconds: 60 });
   afterAll(() => cached.close());
 
-  it('serves a repeat from the cache, keyed by the options, and no_cache refreshes it', async () => {
+  it('serves a repeat from the cache, keyed by the options, and no_cache reads afresh and stores nothing', async () => {
     const url = page('article.html');
     const first = await cached.read({ url });
     const hits = server.requests();
@@ -204,6 +204,11 @@ describe('cache hook', () => {
 
     await cached.read({ url, no_cache: true });
     expect(server.requests()).toBe(hits + 2);
+    expect(store.size).toBe(2);
+
+    const fresh = page('relative.html');
+    await cached.read({ url: fresh, no_cache: true });
+    expect(server.requests()).toBe(hits + 3);
     expect(store.size).toBe(2);
   });
 });
