@@ -108,6 +108,9 @@ export function programmedModel(options: { thinking?: boolean } = {}): GgufFile 
   set('.', '"}', SECOND);
   // A string argument that cannot end its object yet (more required keys) closes the string only.
   set('Paris', '"', SECOND);
+  // llama.cpp server's tool-call grammar wants `</tool_call>` after the call's object (node-llama-cpp
+  // writes it itself); where it is allowed, it beats the `,` of a second call, and the end of turn follows.
+  set('}', '</tool_call>', SECOND);
   for (const row of REPLY_STARTS) {
     set(row, 'Hello', PLAIN_START);
     set(row, '{"', JSON_START);
