@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The openai-compatible engine against a real llama.cpp server (issue 21) serving the project's
- * programmed test model: chat, stream with usage, JSON mode, tool calls, the tokenizer
+ * programmed test model: chat, stream with usage, JSON mode, tool calls, thinking, the tokenizer
  * (equal to the upstream's own prompt_tokens), context overflow, a client abort freeing the slot,
  * an idle keep-alive connection, and the agent. Skips, saying why, when no llama-server is built
  * (`scripts/llama-server.sh` builds it once per llama.cpp commit; `.ci/run` does).
@@ -35,7 +35,7 @@ const TOOLS = [
 
 interface Chunk {
   choices: {
-    delta: { content?: string; tool_calls?: { function: { arguments: string } }[] };
+    delta: { content?: string; reasoning_content?: string; tool_calls?: { function: { arguments: string } }[] };
     finish_reason?: string;
   }[];
   usage?: { total_tokens: number };
@@ -56,6 +56,7 @@ interface Completion {
 describe.skipIf(reason !== '')('against a real llama-server', () => {
   let dir: string;
   let plain: RunningLlamaServer;
+  let thinking: RunningLlamaServer;
   let t: TestApp;
   let base: string;
 
@@ -63,7 +64,10 @@ describe.skipIf(reason !== '')('against a real llama-server', () => {
     const binary = (found as { path: string }).path;
     dir = await mkdtemp(join(tmpdir(), 'llama-server-models-'));
     const models = await writeTestModels(dir);
-    plain = await startLlamaServer(binary, models.programmed);
+    [plain, thinking] = await Promise.all([
+      startLlamaServer(binary, models.programmed),
+      startLlamaServer(binary, models.thinking),
+    ]);
     const upstream = (url: string, extra: Record<string, unknown> = {}) => ({
       deployments: [
         { engine: 'openai-compatible', base_url: `${url}/v1`, model: 'programmed', max_context: 2048, ...extra },
@@ -75,6 +79,7 @@ describe.skipIf(reason !== '')('against a real llama-server', () => {
         'gen-4.5': upstream(plain.url, { tokenize_url: `${plain.url}/tokenize`, tokenizer_api: 'llama-server' }),
         // Generation that goes on past the end of turn, for the abort test.
         'gen-4.7': upstream(plain.url, { extra_body: { ignore_eos: true } }),
+        'gen-5': upstream(thinking.url, { thinking: true }),
       },
       agents: { general_translation: { model: 'gen-4.6' } },
     });
@@ -82,7 +87,7 @@ describe.skipIf(reason !== '')('against a real llama-server', () => {
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    await plain?.stop();
+    await Promise.all([plain?.stop(), thinking?.stop()]);
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -145,9 +150,17 @@ describe.skipIf(reason !== '')('against a real llama-server', () => {
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('tool_calls');
   });
 
-  // llama-server extracts reasoning only for templates it recognises as thinking ones; the thinking
-  // test model's ChatML template is not one, so its `<think>` comes back inside `content`.
-  it.todo('thinking: reasoning_content before the reply (needs a thinking-aware template on the test model)');
+  // llama-server reads reasoning only from templates it knows as thinking ones; the thinking test
+  // model's is not one, so `<think>…</think>` comes back inside `content`, and the engine splits it.
+  it('thinking: reasoning_content before the reply', async () => {
+    const { status, body } = await chat({ model: 'gen-5' });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.choices[0]!.message.reasoning_content).toBe('Let me think...');
+    expect(body.choices[0]!.message.content).toBe('Hello from the test model.');
+    const chunks = chunksOf(await streamText({ model: 'gen-5' }));
+    const reasoning = chunks.map((c) => c.choices[0]!.delta.reasoning_content ?? '').join('');
+    expect(reasoning).toBe('Let me think...');
+  });
 
   it('the tokenizer counts what the upstream counts, found or configured', async () => {
     const { body } = await chat({});

@@ -1,4 +1,5 @@
 import type { ChatStreamPart, ChatUsage, FinishReason } from '../types.js';
+import { ThinkTagSplitter } from './think-tags.js';
 import { ToolCallAssembler } from './tool-calls.js';
 import type { WireChunk, WireDelta, WireUsage } from './wire.js';
 
@@ -50,8 +51,12 @@ export class ChunkMapper {
   /** Reasoning that came after text; dropped, because the API puts all reasoning first. */
   droppedReasoning = 0;
 
-  constructor(generateToolCallIds: boolean) {
+  /** Reasoning left in `content` as `<think>…</think>`, split out (deployments that think). */
+  private readonly thinkTags: ThinkTagSplitter | undefined;
+
+  constructor(generateToolCallIds: boolean, splitThinkTags = false) {
     this.toolCalls = new ToolCallAssembler(generateToolCallIds);
+    this.thinkTags = splitThinkTags ? new ThinkTagSplitter() : undefined;
   }
 
   get sawFinish(): boolean {
@@ -81,6 +86,7 @@ export class ChunkMapper {
 
   /** The closing parts: open tool calls ended, then the finish part. */
   finish(out: ChatStreamPart[]): void {
+    if (this.thinkTags) this.split(this.thinkTags.flush(), out);
     const sawToolCalls = this.toolCalls.count > 0;
     this.toolCalls.end(out);
     const reason = mapFinishReason(this.finishReason ?? 'stop', sawToolCalls);
@@ -90,19 +96,33 @@ export class ChunkMapper {
   /** Maps the text of a chunk that carries nothing else (the relay's ContentTemplate reads those). */
   text(text: string, out: ChatStreamPart[]): void {
     if (text === '') return;
+    if (this.thinkTags) {
+      this.split(this.thinkTags.push(text), out);
+      return;
+    }
     this.textStarted = true;
     out.push({ type: 'text-delta', text });
   }
 
+  private split([reasoning, text]: [string, string], out: ChatStreamPart[]): void {
+    if (reasoning !== '') this.reasoning(reasoning, out);
+    if (text !== '') {
+      this.textStarted = true;
+      out.push({ type: 'text-delta', text });
+    }
+  }
+
+  private reasoning(text: string, out: ChatStreamPart[]): void {
+    if (this.textStarted) this.droppedReasoning++;
+    else {
+      this.reasoningSeen = true;
+      out.push({ type: 'reasoning-delta', text });
+    }
+  }
+
   private delta(delta: WireDelta, out: ChatStreamPart[], whole: boolean): void {
     const reasoning = delta.reasoning_content || delta.reasoning;
-    if (reasoning) {
-      if (this.textStarted) this.droppedReasoning++;
-      else {
-        this.reasoningSeen = true;
-        out.push({ type: 'reasoning-delta', text: reasoning });
-      }
-    }
+    if (reasoning) this.reasoning(reasoning, out);
     const text = delta.content;
     if (typeof text === 'string') this.text(text, out);
     const calls = delta.tool_calls;

@@ -40,6 +40,12 @@ const OpenAICompatibleDeployment = Type.Object(
     tools: Type.Boolean({ default: true, description: 'The upstream model takes function tools.' }),
     thinking: Type.Boolean({ default: false, description: 'The upstream model thinks (reasoning_content).' }),
     json: Type.Boolean({ default: true, description: 'The upstream model can answer in JSON mode.' }),
+    think_tags: Type.Optional(
+      Type.Boolean({
+        description:
+          'Split reasoning left in content as <think>...</think> (llama.cpp server with a template it reads no reasoning from); default: on when thinking is.',
+      }),
+    ),
     json_mode: Type.Optional(
       Type.Union([Type.Literal('json_schema'), Type.Literal('json_object')], {
         description:
@@ -171,6 +177,7 @@ export const openAICompatibleFactory = defineChatEngine({
       ...(o.tool_call_ids ? { toolCallIds: o.tool_call_ids } : {}),
       ...(o.stream === undefined ? {} : { stream: o.stream }),
       ...(o.json_mode ? { jsonMode: o.json_mode } : {}),
+      ...(o.think_tags === undefined ? {} : { thinkTags: o.think_tags }),
       ...(o.extra_body ? { extraBody: o.extra_body } : {}),
       ...(o.headers ? { headers: o.headers } : {}),
       ...(t

@@ -46,6 +46,11 @@ export interface OpenAICompatibleOptions {
   toolCallIds?: 'generate' | 'upstream';
   /** Ask for SSE (default). `false` for upstreams without streaming; the reply then arrives whole. */
   stream?: boolean;
+  /**
+   * Reasoning that the upstream leaves in `content` as `<think>…</think>` is split out. Default: on
+   * for deployments that declare thinking (a no-op where the upstream splits it itself).
+   */
+  thinkTags?: boolean;
   /** How JSON mode is asked for: `json_schema` (default, an open object schema) or `json_object`. */
   jsonMode?: 'json_schema' | 'json_object';
   /** Fields merged into every chat request body (upstream-specific knobs the config wants to set). */
@@ -101,6 +106,7 @@ export interface ResolvedOptions {
   generateToolCallIds: boolean;
   stream: boolean;
   jsonMode: 'json_schema' | 'json_object';
+  thinkTags: boolean;
   extraBody: Record<string, unknown> | undefined;
   headers: Record<string, string>;
   connectMs: number;
@@ -132,6 +138,7 @@ export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOption
     generateToolCallIds: (options.toolCallIds ?? 'generate') === 'generate',
     stream: options.stream ?? true,
     jsonMode: options.jsonMode ?? 'json_schema',
+    thinkTags: options.thinkTags ?? options.capabilities.thinking,
     extraBody: options.extraBody,
     headers,
     connectMs: options.timeouts?.connectMs ?? 10_000,

@@ -25,9 +25,9 @@ export class SseRelay {
 
   constructor(
     generateToolCallIds: boolean,
-    bounds: { maxEventChars?: number; maxTokens?: number; maxOutputEvents?: number } = {},
+    bounds: { maxEventChars?: number; maxTokens?: number; maxOutputEvents?: number; splitThinkTags?: boolean } = {},
   ) {
-    this.mapper = new ChunkMapper(generateToolCallIds);
+    this.mapper = new ChunkMapper(generateToolCallIds, bounds.splitThinkTags);
     this.decoder = new SseDecoder(bounds.maxEventChars);
     this.maxTokens = bounds.maxTokens ?? 0;
     this.maxOutputEvents = bounds.maxOutputEvents ?? Number.POSITIVE_INFINITY;
@@ -95,8 +95,13 @@ export class IncompleteStreamError extends Error {
 }
 
 /** A whole (non-stream) reply body mapped to the same parts; throws on an error body. */
-export function mapWholeReply(text: string, generateToolCallIds: boolean, out: ChatStreamPart[]): ChunkMapper {
-  const mapper = new ChunkMapper(generateToolCallIds);
+export function mapWholeReply(
+  text: string,
+  generateToolCallIds: boolean,
+  out: ChatStreamPart[],
+  splitThinkTags = false,
+): ChunkMapper {
+  const mapper = new ChunkMapper(generateToolCallIds, splitThinkTags);
   const parsed = JSON.parse(text) as WireChunk;
   mapper.chunk(parsed, out, true);
   if (!Array.isArray(parsed.choices) || parsed.choices.length === 0) throw new UpstreamReportedError(parsed);

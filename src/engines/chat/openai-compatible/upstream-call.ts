@@ -124,6 +124,7 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
         maxEventChars: this.target.options.limits.maxEventBytes,
         maxTokens: this.maxTokens,
         maxOutputEvents: maxOutputEvents(this.maxTokens),
+        splitThinkTags: this.target.options.thinkTags,
       });
     } else if (this.contentType.includes('json') || !this.target.stream) this.mode = 'whole';
     else this.mode = 'unexpected';
@@ -292,7 +293,7 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Buff
     }
     let mapper: ChunkMapper;
     try {
-      mapper = mapWholeReply(text, options.generateToolCallIds, this.parts);
+      mapper = mapWholeReply(text, options.generateToolCallIds, this.parts, options.thinkTags);
     } catch (err) {
       throw upstreamFailure(options, `unreadable reply (${describeCause(err)})`, { phase: 'body' }, err);
     }
