@@ -49,9 +49,10 @@ export class UpstreamTokenizer {
     try {
       reply = await this.post(url, { ...fields, add_generation_prompt: true });
     } catch (err) {
-      // A guessed URL that the upstream refuses: it has no tokenizer there.
-      if (!this.configured && this.shape === undefined && isRefusedOrUnreadable(err)) {
-        this.shape = 'none';
+      if (!this.configured && this.shape === undefined) {
+        // A guessed URL that the upstream refuses: it has no tokenizer there. One it cannot be
+        // asked at all (down, unreachable) is tried again next time; either way nothing was set.
+        if (isRefusedOrUnreadable(err)) this.shape = 'none';
         throw this.noTokenizer();
       }
       throw err;
