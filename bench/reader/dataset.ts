@@ -14,6 +14,8 @@ export interface BenchPage {
   url: string;
   html: string;
   truth: string;
+  /** What kind of page (`kind.txt`; else the folder's source: `goose`, `mozilla`). */
+  kind: string;
 }
 
 export const DATA_DIR = new URL('./data/', import.meta.url);
@@ -43,7 +45,9 @@ export function loadPages(dir: string = DATA_DIR.pathname): BenchPage[] {
     if (truth === undefined) continue;
     const urlFile = join(folder, 'url.txt');
     const url = existsSync(urlFile) ? readFileSync(urlFile, 'utf8').trim() : `http://fakehost/test/${name}/`;
-    pages.push({ name, url, html: readFileSync(source, 'utf8'), truth });
+    const kindFile = join(folder, 'kind.txt');
+    const kind = existsSync(kindFile) ? readFileSync(kindFile, 'utf8').trim() : (name.split('-')[0] ?? name);
+    pages.push({ name, url, html: readFileSync(source, 'utf8'), truth, kind });
   }
   return pages;
 }

@@ -10,6 +10,7 @@ import { type Score, tokenF1 } from './f1.js';
  */
 export interface PageScore extends Score {
   name: string;
+  kind: string;
 }
 
 export interface Measurement {
@@ -31,7 +32,7 @@ export async function measure(name: ExtractorName, rounds: number, pages: BenchP
   for (let round = 0; round < rounds; round++) {
     for (const page of pages) {
       const text = extract(page);
-      if (round === 0) scores.push({ name: page.name, ...tokenF1(text, page.truth) });
+      if (round === 0) scores.push({ name: page.name, kind: page.kind, ...tokenF1(text, page.truth) });
       peak = Math.max(peak, process.memoryUsage().rss);
     }
   }

@@ -1,6 +1,8 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { loadPages } from './dataset.js';
 import type { ExtractorName } from './extractors.js';
+import { runHttp } from './http/run.js';
 import type { Measurement, PageScore } from './measure.js';
 
 /**
@@ -56,11 +58,21 @@ export async function run(): Promise<BenchRow[]> {
   last = { ours, jsdom };
   const n = ours.pages.length;
   if (n === 0) return [];
-  const groups = [...new Set(ours.pages.map((page) => page.name.split('-')[0] ?? ''))].map((prefix) => {
-    const mine = ours.pages.filter((page) => page.name.startsWith(`${prefix}-`));
-    const theirs = jsdom.pages.filter((page) => page.name.startsWith(`${prefix}-`));
-    return row(`reader F1, ${prefix}-* pages (${mine.length})`, mean(mine, 'f1'), 'F1', mean(theirs, 'f1'));
+  const kinds = [...new Set(ours.pages.map((page) => page.kind))];
+  const groups = kinds.flatMap((kind) => {
+    const mine = ours.pages.filter((page) => page.kind === kind);
+    const theirs = jsdom.pages.filter((page) => page.kind === kind);
+    const label = `${kind} pages (${mine.length})`;
+    return (['f1', 'precision', 'recall'] as const).map((key) =>
+      row(
+        `reader ${key === 'f1' ? 'F1' : key}, ${label}`,
+        mean(mine, key),
+        key === 'f1' ? 'F1' : key === 'precision' ? 'P' : 'R',
+        mean(theirs, key),
+      ),
+    );
   });
+  const http = process.env['BENCH_READER_HTTP'] === '0' ? [] : await runHttp(loadPages());
   return [
     row(`reader extraction F1 (${n} pages)`, mean(ours.pages, 'f1'), 'F1', mean(jsdom.pages, 'f1')),
     ...groups,
@@ -68,6 +80,7 @@ export async function run(): Promise<BenchRow[]> {
     row('reader extraction recall', mean(ours.pages, 'recall'), 'R', mean(jsdom.pages, 'recall')),
     row('reader pages per second', ours.pagesPerSecond, 'pages/s', jsdom.pagesPerSecond),
     row('reader peak memory growth', ours.peakMb, 'MB', jsdom.peakMb),
+    ...http,
   ];
 }
 

@@ -327,6 +327,19 @@ export const ConfigSchema = Type.Object(
           description: 'Largest total size of cached pages; past it, the pages that expire soonest are deleted.',
         }),
         user_agent: Type.Optional(Type.String({ minLength: 1 })),
+        workers: Type.Integer({
+          minimum: 0,
+          maximum: 64,
+          default: 0,
+          description:
+            'Threads that parse and extract pages (HTML, Markdown, PDF text) off the request loop; 0: one per CPU core.',
+        }),
+        worker_memory_mb: Type.Integer({
+          minimum: 32,
+          default: 512,
+          description:
+            'Heap cap of each extraction thread; a page that needs more fails with 1234 and the thread is replaced (a 10 MB article needs about 350).',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -11,6 +11,8 @@ export function readerOptions(config: Config['reader'], store: Store): ReaderSer
     idleTimeoutMs: config.idle_timeout_ms,
     browser: config.browser,
     chromiumPath: config.chromium_path,
+    ...(config.workers > 0 ? { workers: config.workers } : {}),
+    workerMemoryMb: config.worker_memory_mb,
     ...(config.user_agent ? { userAgent: config.user_agent } : {}),
     ...(config.cache_ttl_seconds > 0
       ? {

@@ -1,30 +1,32 @@
-import { all, type DomDocument } from './dom.js';
+import { all, type DomDocument, type DomElement } from './dom.js';
 
 /**
  * Rewrites every link and media URL against the page's final URL (or its `<base href>`), so the
  * content stays usable once it leaves the page; also promotes lazy-loading sources to `src`.
  */
 
-const URL_ATTRIBUTES: [string, string][] = [
-  ['a[href]', 'href'],
-  ['area[href]', 'href'],
-  ['img[src]', 'src'],
-  ['video[src]', 'src'],
-  ['video[poster]', 'poster'],
-  ['audio[src]', 'src'],
-  ['source[src]', 'src'],
-  ['iframe[src]', 'src'],
-  ['embed[src]', 'src'],
-  ['track[src]', 'src'],
-  ['link[href]', 'href'],
-  ['q[cite]', 'cite'],
-  ['blockquote[cite]', 'cite'],
-];
+/** The URL attributes of each element, by local name. */
+const URL_ATTRIBUTES: Record<string, string[]> = {
+  a: ['href'],
+  area: ['href'],
+  link: ['href'],
+  img: ['src', 'srcset'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  source: ['src', 'srcset'],
+  iframe: ['src'],
+  embed: ['src'],
+  track: ['src'],
+  q: ['cite'],
+  blockquote: ['cite'],
+};
+const HAS_URL = '[href], [src], [srcset], [poster], [cite]';
 
 const LAZY_ATTRIBUTES = ['data-src', 'data-original', 'data-lazy-src', 'data-url', 'data-hi-res-src'];
 
 export function documentBase(doc: DomDocument, pageUrl: string): string {
-  const href = doc.querySelector('base[href]')?.getAttribute('href');
+  // In the head, where HTML puts it: a query of the whole page would scan every element of the body.
+  const href = (doc.head ?? doc).querySelector('base[href]')?.getAttribute('href');
   if (!href) return pageUrl;
   try {
     return new URL(href, pageUrl).href;
@@ -55,20 +57,22 @@ const absoluteSrcset = (value: string, base: string): string =>
 const isPlaceholder = (src: string | null): boolean =>
   !src || /^data:image\/(gif|svg)/i.test(src) || /blank|spacer|placeholder/i.test(src);
 
-export function absolutizeDocument(doc: DomDocument, pageUrl: string): string {
-  const base = documentBase(doc, pageUrl);
+/** Before extraction: images whose `src` is a placeholder get their lazy-loading source. */
+export function promoteLazyImages(doc: DomDocument): void {
   for (const img of all(doc, 'img')) {
     if (!isPlaceholder(img.getAttribute('src'))) continue;
     const lazy = LAZY_ATTRIBUTES.map((name) => img.getAttribute(name)).find((value) => value?.trim());
     if (lazy) img.setAttribute('src', lazy);
   }
-  for (const [selector, attribute] of URL_ATTRIBUTES) {
-    for (const element of all(doc, selector)) {
-      element.setAttribute(attribute, absolute(element.getAttribute(attribute) ?? '', base));
+}
+
+/** Absolute URLs in a subtree (the extracted article: a fraction of the page), in one scan. */
+export function absolutizeUrls(root: DomDocument | DomElement, base: string): void {
+  for (const element of all(root, HAS_URL)) {
+    for (const attribute of URL_ATTRIBUTES[element.localName] ?? []) {
+      const value = element.getAttribute(attribute);
+      if (value === null) continue;
+      element.setAttribute(attribute, attribute === 'srcset' ? absoluteSrcset(value, base) : absolute(value, base));
     }
   }
-  for (const element of all(doc, 'img[srcset], source[srcset]')) {
-    element.setAttribute('srcset', absoluteSrcset(element.getAttribute('srcset') ?? '', base));
-  }
-  return base;
 }

@@ -43,7 +43,7 @@ export function stripChrome(root: DomDocument | DomElement): void {
 }
 
 const BOILERPLATE_NAME =
-  /(^|[\s_-])(share|sharing|social|newsletter|subscribe|subscription|related|recommend\w*|promo\w*|advert\w*|ads?|sponsor\w*|cookie\w*|popup|modal|breadcrumbs?|signup|outbrain|taboola)($|[\s_-])/i;
+  /(^|[\s_-])(share|sharing|social|newsletter|subscribe|subscription|related|recommend\w*|promo\w*|advert\w*|ads?|sponsor\w*|cookie\w*|popup|modal|breadcrumbs?|signup|outbrain|taboola|price|rating|stars|basket|cart|delivery|shipping|feedback|helpful|pagination|pager|edit-?this-?page)($|[\s_-])/i;
 
 /**
  * Blocks that sit in or beside an article but are not its text: picture captions and credits, the
@@ -53,8 +53,9 @@ const BOILERPLATE_NAME =
 const ANNOTATION_MAX_CHARS = 400;
 const FURNITURE_MAX_CHARS = 200;
 const ANNOTATION_NAME =
-  /(^|[\s_-])((wp-)?caption\w*|legende|credits?|photo-?credits?|image-?credits?|byline|author\w*|bio|meta|tags?|tag-?list|topics?|keywords|read-?more|see-?also|more-?(stories|from)|others|kudos)($|[\s_-])/i;
+  /(^|[\s_-])((wp-)?caption\w*|legende|credits?|photo-?credits?|image-?credits?|byline|author\w*|bio|meta|tags?|tag-?list|topics?|keywords|read-?more|see-?also|more-?(stories|from)|others|kudos|\w*profile|signature|sig|user-?(info|card|details)|avatar|rank|joined|username|vcard)($|[\s_-])/i;
 
+const AD_WORD = /advertis|sponsored|anzeige|publicité|广告/i;
 const AD_LABEL = /^\s*(advertisement|advertising|sponsored|sponsored content|anzeige|publicité|广告)\s*$/i;
 
 const linkDensity = (element: DomElement): number => {
@@ -94,9 +95,12 @@ const isFurniture = (element: DomElement): boolean => {
  * carry such class names, so long prose is kept, and so is anything inside a sentence.
  */
 export function removeFurniture(root: DomElement): void {
-  for (const element of all(root, 'div, p, span, section, aside')) {
-    // Ad slots labelled as such carry no article text.
-    if (AD_LABEL.test(element.textContent ?? '')) element.remove();
+  // Ad slots labelled as such carry no article text. Most pages have no such label at all: one look
+  // at the whole text spares computing the text of every block.
+  if (AD_WORD.test(root.textContent ?? '')) {
+    for (const element of all(root, 'div, p, span, section, aside')) {
+      if (AD_LABEL.test(element.textContent ?? '')) element.remove();
+    }
   }
   for (const element of all(root, '[class], [id], figcaption')) if (isFurniture(element)) element.remove();
 }

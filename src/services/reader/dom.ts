@@ -16,6 +16,8 @@ export interface DomNode {
   remove(): void;
   cloneNode(deep?: boolean): DomNode;
   appendChild(node: DomNode): DomNode;
+  /** Joins adjacent text nodes and drops empty ones, in the whole subtree. */
+  normalize(): void;
 }
 
 export interface DomElement extends DomNode {
@@ -33,6 +35,7 @@ export interface DomElement extends DomNode {
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   replaceWith(...nodes: DomNode[]): void;
+  closest(selector: string): DomElement | null;
 }
 
 export interface DomDocument extends DomNode {

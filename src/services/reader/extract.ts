@@ -1,11 +1,14 @@
 import { Readability } from '@mozilla/readability';
 import { markCodeLanguages, removeFurniture, removeHidden, stripChrome, stripClasses } from './boilerplate.js';
-import { countWords, type DomDocument, type DomElement, parseDocument } from './dom.js';
+import { countWords, type DomDocument, type DomElement } from './dom.js';
+import { proseWords, pruneArticle, pruneCaptions } from './prune.js';
 
 type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
 
 /** Below this many words Readability has probably picked a caption or a teaser, not the page. */
 export const MIN_ARTICLE_WORDS = 50;
+/** A pick under the floor but this long may be a short article on its own (keepShortArticle). */
+const SHORT_ARTICLE_WORDS = 20;
 
 export interface Extraction {
   /** The article as an element of its own small document, ready for formatting. */
@@ -15,22 +18,21 @@ export interface Extraction {
   words: number;
 }
 
-const wrap = (html: string): DomElement => {
-  const doc = parseDocument(`<!doctype html><html><head></head><body><article>${html}</article></body></html>`);
-  return doc.querySelector('article') as DomElement;
-};
-
 function readabilityExtract(doc: DomDocument): DomElement | undefined {
-  // Readability mutates the document; the caller passes a copy it no longer needs.
-  const article = new Readability(doc as unknown as ReadabilityDocument, { keepClasses: true }).parse();
-  if (!article?.content) return undefined;
-  return wrap(article.content);
+  // Readability mutates the document; the caller passes a copy it no longer needs. The serializer
+  // hands back its article element itself, not its HTML to be parsed once more.
+  const article = new Readability(doc as unknown as ReadabilityDocument, {
+    keepClasses: true,
+    serializer: (element) => element as unknown as string,
+  }).parse();
+  const root = article?.content as unknown as DomElement | null | undefined;
+  return root && root.childNodes.length > 0 ? root : undefined;
 }
 
 function wholePage(doc: DomDocument): DomElement {
   const body = doc.body ?? doc.documentElement;
   stripChrome(body);
-  return wrap(body.innerHTML);
+  return body;
 }
 
 /**
@@ -42,12 +44,17 @@ export function extractContent(parse: () => DomDocument): Extraction {
   const doc = parse();
   markCodeLanguages(doc);
   removeHidden(doc);
-  // Before Readability, which turns small divs into paragraphs and loses their class names.
-  if (doc.body) removeFurniture(doc.body);
+  // Before Readability, which turns small divs into paragraphs and loses their class names
+  // (linkedom's attribute copies come out empty).
+  if (doc.body) {
+    removeFurniture(doc.body);
+    pruneCaptions(doc.body);
+  }
   const article = readabilityExtract(doc);
   let result: Extraction | undefined;
   if (article) {
     removeFurniture(article);
+    pruneArticle(article);
     const words = countWords(article.textContent ?? '');
     result = { root: article, fallback: false, words };
     if (words >= MIN_ARTICLE_WORDS) return finish(result);
@@ -56,8 +63,23 @@ export function extractContent(parse: () => DomDocument): Extraction {
   markCodeLanguages(page);
   const whole = wholePage(page);
   const words = countWords(whole.textContent ?? '');
+  if (result && keepShortArticle(result, whole)) return finish(result);
   if (!result || words > result.words) result = { root: whole, fallback: true, words };
   return finish(result);
+}
+
+/**
+ * A short article (a news brief) is below the floor, yet Readability found it: the rest of the page
+ * then holds little prose of its own, only links, teasers and chrome. The whole page wins only
+ * when it has clearly more prose outside links than the pick (Readability picked a caption or a
+ * teaser beside the real text).
+ */
+function keepShortArticle(pick: Extraction, whole: DomElement): boolean {
+  if (pick.words < SHORT_ARTICLE_WORDS) return false;
+  const rest = whole.cloneNode(true) as DomElement;
+  removeFurniture(rest);
+  pruneArticle(rest);
+  return proseWords(rest) < 2 * pick.words + MIN_ARTICLE_WORDS;
 }
 
 const finish = (result: Extraction): Extraction => {

@@ -22,7 +22,7 @@ export function formatArticle(root: DomElement, request: ReaderRequest): Formatt
       ? root.innerHTML.trim()
       : format === 'text'
         ? toPlainText(root)
-        : toMarkdown(root.innerHTML, { gfm: !(request.no_gfm ?? false) });
+        : toMarkdown(root, { gfm: !(request.no_gfm ?? false) });
   return {
     content,
     ...(request.with_images_summary ? { images: imagesSummary(root) } : {}),

@@ -1,4 +1,4 @@
-import { absolutizeDocument } from './absolutize.js';
+import { absolutizeUrls, documentBase, promoteLazyImages } from './absolutize.js';
 import { all, countWords, parseDocument } from './dom.js';
 import { extractContent } from './extract.js';
 import { formatArticle } from './format.js';
@@ -15,20 +15,19 @@ export interface HtmlReading {
 /** A decoded HTML page to the spec's reader_result. */
 export function readHtml(html: string, pageUrl: string, request: ReaderRequest): HtmlReading {
   const first = parseDocument(html);
-  const base = absolutizeDocument(first, pageUrl);
+  const base = documentBase(first, pageUrl);
   const meta = readMetadata(first, base);
   const hasScripts = all(first, 'script').some((s) => !/json/i.test(s.getAttribute('type') ?? ''));
   let reused = false;
   const parse = () => {
-    if (!reused) {
-      reused = true;
-      return first;
-    }
-    const doc = parseDocument(html);
-    absolutizeDocument(doc, pageUrl);
+    const doc = reused ? parseDocument(html) : first;
+    reused = true;
+    promoteLazyImages(doc);
     return doc;
   };
   const extraction = extractContent(parse);
+  // URLs are made absolute in the article only, not in the whole page it was taken from.
+  absolutizeUrls(extraction.root, base);
   const formatted = formatArticle(extraction.root, request);
   const result: ReaderResult = {
     content: formatted.content,

@@ -1,5 +1,6 @@
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
+import { all, type DomElement } from './dom.js';
 
 /**
  * Article HTML to Markdown. GFM (pipe tables, strikethrough, task lists) unless `no_gfm`, which
@@ -74,14 +75,63 @@ function build(gfmEnabled: boolean): TurndownService {
 
 const services = new Map<boolean, TurndownService>();
 
-export function toMarkdown(html: string, options: { gfm: boolean }): string {
+/**
+ * linkedom's tables have no `rows`, which the GFM table rule reads (without it every table is
+ * skipped, its cells run together). Added once to linkedom's table prototype: the table's own rows,
+ * not those of tables nested in it.
+ */
+function addTableRows(table: DomElement): void {
+  const proto = Object.getPrototypeOf(table) as object;
+  if ('rows' in proto) return;
+  Object.defineProperty(proto, 'rows', {
+    configurable: true,
+    get(this: DomElement) {
+      // The rule reads it once per cell; the tree does not change during a conversion.
+      let rows = rowsCache.get(this);
+      if (!rows) {
+        rows = all(this, 'tr').filter((row) => row.parentElement?.closest('table') === this);
+        rowsCache.set(this, rows);
+      }
+      return rows;
+    },
+  });
+}
+
+/** Rows per table for one conversion (reset by each toMarkdown call). */
+let rowsCache = new WeakMap<DomElement, DomElement[]>();
+
+const TABLE_PARTS = 'td, th, tr, thead, tbody, tfoot, caption, colgroup, col';
+
+/**
+ * Brings a parsed element to the shape an HTML5 parser would have given turndown: adjacent text
+ * nodes joined (the parser splits text at entities, and turndown escapes each node on its own), and
+ * table cells and rows outside any table unwrapped (an HTML5 parser drops those tags, keeping their
+ * content; the GFM table rules expect every cell to have its table).
+ */
+function prepare(root: DomElement): void {
+  const table = root.querySelector('table');
+  if (table) addTableRows(table);
+  for (const part of all(root, TABLE_PARTS)) {
+    if (part.parentElement?.closest('table')) continue;
+    part.replaceWith(...Array.from(part.childNodes));
+  }
+  root.normalize();
+}
+
+/**
+ * Takes the article's element itself (the document extraction parsed, not its HTML parsed a second
+ * time: turndown works on a clone of it), or an HTML string.
+ */
+export function toMarkdown(article: DomElement | string, options: { gfm: boolean }): string {
+  rowsCache = new WeakMap();
+  if (typeof article !== 'string') prepare(article);
   let service = services.get(options.gfm);
   if (!service) {
     service = build(options.gfm);
     services.set(options.gfm, service);
   }
   return service
-    .turndown(html)
+    .turndown(article as Parameters<TurndownService['turndown']>[0])
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -13,11 +13,29 @@ const META_KEYS = ['keywords', 'viewport', 'description', 'format-detection'] as
 
 const clean = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
 
-function metaContent(doc: DomDocument, names: readonly string[]): string | undefined {
+/** The page's `<meta>` contents by `name`, `property` and `itemprop` (lower-cased), the first non-empty of each. */
+type MetaIndex = Map<string, string>;
+
+function indexMeta(doc: DomDocument): MetaIndex {
+  const index: MetaIndex = new Map();
+  // One pass over the page's meta elements; a selector per name would scan the whole page each time.
+  for (const meta of all(doc, 'meta[content]')) {
+    const content = clean(meta.getAttribute('content'));
+    if (!content) continue;
+    for (const attribute of ['name', 'property', 'itemprop']) {
+      const value = meta.getAttribute(attribute)?.trim().toLowerCase();
+      const key = value && `${attribute}:${value}`;
+      if (key && !index.has(key)) index.set(key, content);
+    }
+  }
+  return index;
+}
+
+function metaContent(index: MetaIndex, names: readonly string[]): string | undefined {
   for (const name of names) {
     for (const attribute of ['name', 'property', 'itemprop']) {
-      const value = doc.querySelector(`meta[${attribute}="${name}" i]`)?.getAttribute('content');
-      if (clean(value)) return clean(value);
+      const value = index.get(`${attribute}:${name.toLowerCase()}`);
+      if (value) return value;
     }
   }
   return undefined;
@@ -71,13 +89,14 @@ function findDatePublished(value: unknown, depth: number): string | undefined {
 }
 
 export function readMetadata(doc: DomDocument, baseUrl: string): PageMetadata {
+  const index = indexMeta(doc);
   const title =
     clean(doc.querySelector('title')?.textContent) ||
-    metaContent(doc, ['og:title', 'twitter:title']) ||
+    metaContent(index, ['og:title', 'twitter:title']) ||
     clean(doc.querySelector('h1')?.textContent);
-  const description = metaContent(doc, ['description', 'og:description', 'twitter:description']) ?? '';
+  const description = metaContent(index, ['description', 'og:description', 'twitter:description']) ?? '';
   const metadata: Record<string, string> = {};
-  for (const key of META_KEYS) metadata[key] = metaContent(doc, [key]) ?? '';
+  for (const key of META_KEYS) metadata[key] = metaContent(index, [key]) ?? '';
   const stylesheets: Record<string, { type: string }> = {};
   for (const link of all(doc, 'link[rel~="stylesheet" i][href]')) {
     try {
@@ -89,7 +108,7 @@ export function readMetadata(doc: DomDocument, baseUrl: string): PageMetadata {
     }
   }
   const publishedTime =
-    metaContent(doc, PUBLISHED_META) ??
+    metaContent(index, PUBLISHED_META) ??
     jsonLdDate(doc) ??
     (clean(doc.querySelector('time[itemprop="datePublished" i]')?.getAttribute('datetime')) || undefined);
   return { title, description, metadata, stylesheets, ...(publishedTime ? { publishedTime } : {}) };

@@ -1,20 +1,21 @@
+import { availableParallelism } from 'node:os';
 import { systemLookup } from './address-guard.js';
 import { createAllowList } from './allow-list.js';
 import { createRenderer, type Renderer } from './browser.js';
 import { cacheKey } from './cache-key.js';
-import { decodeBody } from './charset.js';
 import { contentKind } from './content-kind.js';
 import { createDeadline, type Deadline } from './deadline.js';
 import { createGuardedAgent } from './dispatcher.js';
 import { upstreamFailure } from './errors.js';
+import { createExtractPool, type ExtractPoolStats } from './extract-pool.js';
 import { type FetchedPage, fetchPage, parseFetchableUrl } from './fetch-page.js';
-import { formatPlain } from './format.js';
-import { plainResult, readHtml } from './html-reader.js';
-import { pdfToText } from './pdf.js';
+import type { PageJob, PageReading } from './read-page.js';
 import type { ReaderRequest, ReaderResult, ReaderServiceOptions } from './types.js';
 
 export interface ReaderService {
   read(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderResult>;
+  /** The extraction threads: how many, how busy, how many were ended mid-page. */
+  extraction(): ExtractPoolStats;
   close(): Promise<void>;
 }
 
@@ -26,10 +27,13 @@ const DEFAULTS = {
   cacheTtlSeconds: 3600,
   chromiumPath: '/usr/bin/chromium',
   userAgent: 'Mozilla/5.0 (compatible; gen-platform-reader/0.1)',
+  workerMemoryMb: 512,
 };
 
 /** Under this many words, a page that runs scripts is taken to build its text in the browser. */
 const SPARSE_WORDS = 30;
+
+type Extracted = Extract<PageReading, { ok: true }>;
 
 export function createReaderService(options: ReaderServiceOptions = {}): ReaderService {
   const agent = createGuardedAgent(createAllowList(options.allowHosts), options.lookup ?? systemLookup);
@@ -41,40 +45,37 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
   };
   const browserMode = options.browser ?? 'never';
   let renderer: Renderer | undefined;
+  const pool = createExtractPool({
+    size: options.workers ?? Math.max(1, availableParallelism()),
+    memoryMb: options.workerMemoryMb ?? DEFAULTS.workerMemoryMb,
+  });
 
-  async function readHtmlPage(page: FetchedPage, request: ReaderRequest, deadline: Deadline): Promise<ReaderResult> {
-    const html = decodeBody(page.body, page.contentType);
-    const reading = browserMode === 'always' ? undefined : readHtml(html, page.url, request);
-    const sparse = reading !== undefined && reading.words < SPARSE_WORDS && reading.hasScripts;
-    if (reading && !(browserMode === 'auto' && sparse)) return reading.result;
+  /** Parsing, extraction and formatting happen in a thread of the pool, under the read's deadline. */
+  async function extract(job: PageJob, deadline: Deadline, transfer: boolean): Promise<Extracted> {
+    const reading = await pool.read(job, deadline, { transfer });
+    if (!reading.ok) throw upstreamFailure(job.url, reading.reason);
+    return reading;
+  }
+
+  async function readFresh(request: ReaderRequest, deadline: Deadline): Promise<ReaderResult> {
+    const page = await fetchPage(agent, request.url, limits, deadline);
+    if (browserMode === 'always' && contentKind(page.contentType, page.body) === 'html')
+      return render(page, request, deadline);
+    const job = { body: page.body, contentType: page.contentType, url: page.url, request };
+    // The body goes to the thread without a copy unless the browser may still need it.
+    const read = await extract(job, deadline, browserMode === 'never');
+    const sparse = read.words !== undefined && read.words < SPARSE_WORDS && read.hasScripts === true;
+    return browserMode === 'auto' && sparse ? render(page, request, deadline) : read.result;
+  }
+
+  async function render(page: FetchedPage, request: ReaderRequest, deadline: Deadline): Promise<ReaderResult> {
     renderer ??= createRenderer(options.chromiumPath ?? DEFAULTS.chromiumPath);
     const rendered = await renderer.render(
       { agent, userAgent: limits.userAgent, maxBytes: limits.maxBytes, document: page },
       deadline,
     );
-    return readHtml(rendered.html, rendered.url, request).result;
-  }
-
-  async function readFresh(request: ReaderRequest, deadline: Deadline): Promise<ReaderResult> {
-    const page = await fetchPage(agent, request.url, limits, deadline);
-    const kind = contentKind(page.contentType, page.body);
-    switch (kind) {
-      case 'html':
-        return readHtmlPage(page, request, deadline);
-      case 'pdf': {
-        const pdf = await pdfToText(page.body).catch((error: unknown) => {
-          throw upstreamFailure(request.url, 'the PDF could not be read', error);
-        });
-        return plainResult(formatPlain(pdf.text, 'text', request), page.url, pdf.title);
-      }
-      case 'json':
-      case 'text': {
-        const text = decodeBody(page.body, page.contentType);
-        return plainResult(formatPlain(text, kind, request), page.url);
-      }
-      default:
-        throw upstreamFailure(request.url, `unsupported content type ${page.contentType || '(none)'}`);
-    }
+    const job = { body: rendered.html, contentType: 'text/html', url: rendered.url, request };
+    return (await extract(job, deadline, false)).result;
   }
 
   return {
@@ -98,7 +99,9 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
         await options.cache?.set(key, JSON.stringify(result), options.cacheTtlSeconds ?? DEFAULTS.cacheTtlSeconds);
       return result;
     },
+    extraction: () => pool.stats(),
     async close() {
+      await pool.close();
       await renderer?.close();
       await agent.close();
     },

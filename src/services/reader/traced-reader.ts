@@ -22,6 +22,7 @@ export function traceReader(reader: ReaderService, tracer: Tracer): ReaderServic
           return result;
         },
       ),
+    extraction: () => reader.extraction(),
     close: () => reader.close(),
   };
 }

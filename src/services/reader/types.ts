@@ -63,4 +63,8 @@ export interface ReaderServiceOptions {
   userAgent?: string;
   /** DNS resolution; default `dns.promises.lookup` with all addresses. */
   lookup?: LookupFunction;
+  /** Extraction threads at most; default the machine's cores. */
+  workers?: number;
+  /** Heap cap of each extraction thread, MB; a page that needs more fails with 1234. Default 512. */
+  workerMemoryMb?: number;
 }

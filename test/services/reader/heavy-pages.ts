@@ -1,0 +1,78 @@
+import { deflateSync } from 'node:zlib';
+
+/**
+ * Pages that cost the reader a lot once fetched: a huge page of tiny elements (seconds of parsing,
+ * hundreds of MB of DOM), a long PDF, and a PDF whose one page inflates to hundreds of MB.
+ */
+
+/** `bytes` of HTML made of tiny spans: the costliest shape per byte for a DOM. */
+export function hugeHtml(bytes: number): string {
+  const cell = '<span>a</span>';
+  return `<!doctype html><html><head><title>Huge</title></head><body><div>${cell.repeat(
+    Math.ceil(bytes / cell.length),
+  )}</div></body></html>`;
+}
+
+/** A PDF of the given page streams (already encoded), with a Helvetica font and correct offsets. */
+function pdfOf(streams: { data: Buffer; filter?: string }[]): Buffer {
+  const pageIds = streams.map((_, i) => 4 + i * 2);
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const push = (chunk: string | Buffer) => {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    parts.push(buffer);
+    length += buffer.length;
+  };
+  const object = (id: number, body: string | Buffer[]) => {
+    offsets[id] = length;
+    push(`${id} 0 obj\n`);
+    if (typeof body === 'string') push(body);
+    else for (const chunk of body) push(chunk);
+    push('\nendobj\n');
+  };
+  push('%PDF-1.4\n');
+  object(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  object(2, `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`);
+  object(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  streams.forEach((stream, i) => {
+    const page = pageIds[i] as number;
+    object(
+      page,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${page + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+    );
+    const filter = stream.filter ? ` /Filter /${stream.filter}` : '';
+    object(page + 1, [
+      Buffer.from(`<< /Length ${stream.data.length}${filter} >>\nstream\n`, 'latin1'),
+      stream.data,
+      Buffer.from('\nendstream', 'latin1'),
+    ]);
+  });
+  const size = 4 + streams.length * 2;
+  const xref = length;
+  push(`xref\n0 ${size}\n0000000000 65535 f \n`);
+  for (let id = 1; id < size; id++) push(`${String(offsets[id] ?? 0).padStart(10, '0')} 00000 n \n`);
+  push(`trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts);
+}
+
+const line = (n: number) =>
+  `(Line ${n}: the tidal turbines of the strait turned through the night while the crews slept.) Tj T*`;
+
+/** `pages` pages of 50 lines of text each. */
+export function longPdf(pages: number): Buffer {
+  const lines = Array.from({ length: 50 }, (_, n) => line(n)).join('\n');
+  const stream = Buffer.from(`BT /F1 10 Tf 12 TL 40 760 Td\n${lines}\nET`, 'latin1');
+  return pdfOf(Array.from({ length: pages }, () => ({ data: deflateSync(stream), filter: 'FlateDecode' })));
+}
+
+/** One page whose compressed content (about 1 MB) inflates to `inflatedMb` MB of text operators. */
+export function pdfBomb(inflatedMb: number): Buffer {
+  const chunk = Buffer.from(`${line(1)}\n`.repeat(10_000), 'latin1');
+  const body = Buffer.concat([
+    Buffer.from('BT /F1 10 Tf 12 TL 40 760 Td\n', 'latin1'),
+    ...Array.from({ length: Math.ceil((inflatedMb * 1024 * 1024) / chunk.length) }, () => chunk),
+    Buffer.from('ET', 'latin1'),
+  ]);
+  return pdfOf([{ data: deflateSync(body, { level: 9 }), filter: 'FlateDecode' }]);
+}
