@@ -1,5 +1,5 @@
 /**
- * What every reply of the API carries about itself (decisions.md §1): made by the HTTP edge once
+ * What every reply of the API carries about itself (docs/wire.md, "Ids"): made by the HTTP edge once
  * per request and handed to the handler, so services shape replies without making ids.
  */
 export interface ReplyIdentity {

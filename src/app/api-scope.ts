@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorReply } from '../api/error-reply.js';
 import type { ReplyIdentity } from '../api/reply-identity.js';
 import { ApiError } from '../errors/api-error.js';
 import { forbidden, requestIdReused } from '../errors/errors.js';
@@ -79,6 +80,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
         security: [{ bearer: [] }],
         ...(op.body ? { body: op.body } : {}),
         ...(op.params ? { params: op.params } : {}),
+        response: responseSchemas(op),
       },
       // Callback-style: no promise per request unless there is a request id to claim. A throw
       // here reaches the error handler as an async hook's rejection would.
@@ -101,6 +103,20 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
       handler: (request, reply) => runOperation(op, request, reply, services),
     });
   }
+}
+
+/**
+ * The replies of an operation by status: its own on 200 (JSON, and the chunk of each SSE event when
+ * it streams), the error body on every 4xx and 5xx.
+ */
+function responseSchemas(op: Operation<never>) {
+  const ok = op.chunk
+    ? {
+        description: 'The reply; with `stream: true`, server-sent events of chunks, then `data: [DONE]`',
+        content: { 'application/json': { schema: op.reply }, 'text/event-stream': { schema: op.chunk } },
+      }
+    : op.reply;
+  return { 200: ok, '4xx': ErrorReply, '5xx': ErrorReply };
 }
 
 /** An operation's context; a class, so that the `signal` getter is one function, not one per request. */

@@ -90,7 +90,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     request.usage = {};
     done();
   });
-  // decisions.md §1 spells the JSON content type exactly; Fastify's default writes `utf-8`.
+  // docs/wire.md, "Content types" spells the JSON content type exactly; Fastify's default writes `utf-8`.
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.type(JSON_TYPE);
     done(null, payload);

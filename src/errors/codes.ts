@@ -1,5 +1,5 @@
 /**
- * The one closed list of API error codes (decisions.md §2). Each code has its HTTP status, whether a
+ * The one closed list of API error codes (docs/wire.md, "Errors"). Each code has its HTTP status, whether a
  * client retry can help, and a message template. docs/errors.md is checked against this list by a test.
  */
 export interface ErrorCodeSpec {

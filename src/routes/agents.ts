@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { AgentBody, AgentConversationBody } from '../api/agents.js';
+import { AgentChunk, AgentConversationReply, AgentReply } from '../api/agents-reply.js';
 import { modelNotConfigured } from '../errors/errors.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { newPlatformId } from '../server/ids.js';
 import { publicUrl } from '../server/public-url.js';
 import type { AgentUsage } from '../services/agents/model-caller.js';
+import { chunkAfterFailure } from '../services/stream-failure.js';
 import { filePath } from './files.js';
 import { defineOperation } from './operation.js';
 
@@ -28,6 +30,8 @@ export const agents = defineOperation<AgentBody>({
   base: 'agents',
   summary: 'Run an agent (general_translation), whole or streamed',
   body: AgentBody,
+  reply: AgentReply,
+  chunk: AgentChunk,
   async handle({ body, services, key, identity: replyIdentity, signal, request, reply }) {
     const agent = services.agents;
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
@@ -56,28 +60,31 @@ export const agents = defineOperation<AgentBody>({
         usage: wireUsage(run.usage),
       };
     }
-    // decisions.md §7: a chunk per text as it is made, then one with finish_reason and usage. A failure after the
-    // first chunk ends the stream with `network_error` (decisions.md §2); before it, a JSON error.
+    // docs/wire.md, "Agents": a chunk per text as it is made, then one with finish_reason and usage;
+    // a failure is handled by the one streaming-failure rule (services/stream-failure.ts).
+    const log = (err: unknown, message: string) => request.log.error({ err }, `agent ${message}`);
+    const lastChunk = (reason: string) =>
+      JSON.stringify({ ...head, choices: [{ index: 0, finish_reason: reason }], usage: wireUsage(run.usage) });
     async function* chunks(): AsyncGenerator<string> {
       let sent = false;
-      let finish: string | undefined;
+      let last: string | undefined;
       try {
-        for await (const text of run.pieces) {
-          sent = true;
-          yield JSON.stringify({
-            ...head,
-            choices: [{ index: 0, messages: [{ role: 'assistant', content: { type: 'text', text } }] }],
-          });
+        try {
+          for await (const text of run.pieces) {
+            sent = true;
+            yield JSON.stringify({
+              ...head,
+              choices: [{ index: 0, messages: [{ role: 'assistant', content: { type: 'text', text } }] }],
+            });
+          }
+        } finally {
+          noteUsage(request, run.usage, model);
         }
+        last = lastChunk(run.finishReason());
       } catch (err) {
-        if (!sent || signal.aborted) throw err;
-        request.log.error({ err }, 'agent stream failed after its first chunk');
-        finish = 'network_error';
-      } finally {
-        noteUsage(request, run.usage, model);
+        last = chunkAfterFailure(err, { sent, cancelled: signal.aborted }, log, lastChunk);
       }
-      const reason = finish ?? run.finishReason();
-      yield JSON.stringify({ ...head, choices: [{ index: 0, finish_reason: reason }], usage: wireUsage(run.usage) });
+      if (last !== undefined) yield last;
     }
     await sendEventStream(reply, chunks());
     return undefined;
@@ -91,6 +98,7 @@ export const agentConversation = defineOperation<AgentConversationBody>({
   base: 'agents',
   summary: "The artifacts of one of the caller's agent conversations",
   body: AgentConversationBody,
+  reply: AgentConversationReply,
   async handle({ body, services, key, cancel, request }) {
     const agent = services.agents;
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');

@@ -1,4 +1,5 @@
 import { ChatCompletionBody } from '../api/chat.js';
+import { ChatCompletionChunk, ChatCompletionReply } from '../api/chat-reply.js';
 import { checkMaxTokens, checkMessageList } from '../api/rules.js';
 import { modelNotConfigured } from '../errors/errors.js';
 import { sendEventStream } from '../server/event-stream.js';
@@ -12,6 +13,8 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
   base: 'paas',
   summary: 'Chat completion, whole or streamed as server-sent events',
   body: ChatCompletionBody,
+  reply: ChatCompletionReply,
+  chunk: ChatCompletionChunk,
   rules(body) {
     checkMessageList(body.messages, { assistantNeedsContent: true });
     checkMaxTokens(body.model, body.max_tokens);
@@ -25,7 +28,7 @@ export const chatCompletions = defineOperation<ChatCompletionBody>({
       request.usage.completionTokens = run.usage?.completionTokens ?? 0;
     };
     if (!body.stream) {
-      const completion = await chat.completeJson(run);
+      const completion = await chat.complete(run);
       noteUsage();
       reply.type(JSON_TYPE);
       return completion;

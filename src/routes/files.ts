@@ -1,9 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { ErrorReply } from '../api/error-reply.js';
 import { unknownApi } from '../errors/errors.js';
 import type { FileStore, StoredFile } from '../files/types.js';
 
 const FileParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
+/** The file's bytes, in its own content type (never serialised: a Buffer goes out as it is). */
+const FileBytes = Type.String({ format: 'binary', description: 'The file, in its own content type' });
 
 /** Where a stored file is served: its id and the extension of its type, e.g. `/files/<id>.png`. */
 export const filePath = (file: Pick<StoredFile, 'id' | 'extension'>): string => `/files/${file.id}.${file.extension}`;
@@ -13,7 +16,8 @@ export const filePath = (file: Pick<StoredFile, 'id' | 'extension'>): string => 
  * as a signed URL would be), cacheable until they expire.
  */
 export async function fileRoutes(scope: FastifyInstance, { files }: { files: FileStore }): Promise<void> {
-  scope.get('/files/:name', { schema: { hide: true, params: FileParams } }, async (request, reply) => {
+  const response = { 200: FileBytes, '4xx': ErrorReply };
+  scope.get('/files/:name', { schema: { hide: true, params: FileParams, response } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     const now = Date.now();
     const found = await files.get(name.replace(/\.[a-z0-9]{1,5}$/i, ''), now);

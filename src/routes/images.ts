@@ -1,4 +1,5 @@
 import { AsyncImageGenerationBody, AsyncResultParams, ImageGenerationBody } from '../api/images.js';
+import { ImageReply, TaskHandleReply, TaskResultReply } from '../api/images-reply.js';
 import { checkImageSize } from '../api/rules.js';
 import { modelNotConfigured, notFound } from '../errors/errors.js';
 import { publicUrl } from '../server/public-url.js';
@@ -13,6 +14,7 @@ export const imageGenerations = defineOperation<ImageGenerationBody>({
   base: 'paas',
   summary: 'Generate an image (synchronous)',
   body: ImageGenerationBody,
+  reply: ImageReply,
   rules: (body) => checkImageSize(body.model, body.size),
   async handle({ body, services, key, identity, signal, request }) {
     const images = services.images;
@@ -35,6 +37,7 @@ export const asyncImageGenerations = defineOperation<AsyncImageGenerationBody>({
   base: 'paas',
   summary: 'Generate an image as an asynchronous task',
   body: AsyncImageGenerationBody,
+  reply: TaskHandleReply,
   rules: (body) => checkImageSize(body.model, body.size),
   async handle({ body, services, key, identity }) {
     const images = services.images;
@@ -53,6 +56,7 @@ export const asyncResult = defineOperation({
   base: 'paas',
   summary: 'The state and result of an asynchronous task',
   params: AsyncResultParams,
+  reply: TaskResultReply,
   async handle({ params, services, key, request }) {
     const id = params['id']!;
     // Without an image model no task can have been made here.

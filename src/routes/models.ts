@@ -1,3 +1,4 @@
+import { ModelsReply } from '../api/models-reply.js';
 import { listModels } from '../services/models/model-list.js';
 import { defineOperation, type Operation } from './operation.js';
 
@@ -8,6 +9,7 @@ const modelsOn = (base: Operation['base'], id: string) =>
     method: 'GET',
     path: '/models',
     base,
+    reply: ModelsReply,
     summary:
       'The chat and image models this server serves, each with its state (ready, downloading, failed, not_loaded)',
     async handle({ services }) {

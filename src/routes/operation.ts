@@ -32,6 +32,10 @@ export interface Operation<Body = unknown> {
   summary: string;
   body?: TSchema;
   params?: TSchema;
+  /** The 200 reply's schema (src/api/*-reply.ts): Fastify serialises the reply with it and OpenAPI documents it. */
+  reply: TSchema;
+  /** The schema of each `data:` event when the operation streams (`stream: true`). */
+  chunk?: TSchema;
   /** Cross-field rules of the spec, run after schema validation. */
   rules?: (body: Body) => void;
   /** A returned value is sent as JSON; a handler that streams sends the reply itself and returns undefined. */

@@ -1,4 +1,5 @@
 import { ReaderBody } from '../api/reader.js';
+import { ReaderReply } from '../api/reader-reply.js';
 import { defineOperation } from './operation.js';
 
 export const reader = defineOperation<ReaderBody>({
@@ -8,6 +9,7 @@ export const reader = defineOperation<ReaderBody>({
   base: 'paas',
   summary: 'Read a web page as markdown, text or HTML',
   body: ReaderBody,
+  reply: ReaderReply,
   async handle({ body, services, identity, signal, request }) {
     const { request_id: _requestId, user_id: _userId, ...options } = body;
     const result = await services.reader.read(options, signal);

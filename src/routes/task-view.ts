@@ -4,7 +4,7 @@ import type { TaskRecord } from '../stores/tasks.js';
 
 type FileUrl = (file: Pick<StoredFile, 'id' | 'extension'>) => string;
 
-/** `GET /async-result/{id}` (decisions.md §5): the handle while running, the image or the error once done. */
+/** `GET /async-result/{id}` (docs/wire.md, "Async tasks"): the handle while running, the image or the error once done. */
 export function taskView(task: TaskRecord, url: FileUrl): Record<string, unknown> {
   const head = { id: task.id, model: task.model, request_id: task.requestId, task_status: task.status };
   if (task.status === 'SUCCESS') {
@@ -13,7 +13,7 @@ export function taskView(task: TaskRecord, url: FileUrl): Record<string, unknown
   }
   if (task.status === 'FAIL') {
     const error = task.error ?? { code: 500, message: 'Internal error' };
-    // The code is a string, as in the nested `error` of every failed call (decisions.md §2).
+    // The code is a string, as in the nested `error` of every failed call (docs/wire.md, "Errors").
     return { ...head, error: { code: String(error.code), message: error.message } };
   }
   return head;

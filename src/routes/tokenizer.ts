@@ -1,5 +1,6 @@
 import { checkMessageList } from '../api/rules.js';
 import { TokenizerBody } from '../api/tokenizer.js';
+import { TokenizerReply } from '../api/tokenizer-reply.js';
 import { modelNotConfigured } from '../errors/errors.js';
 import { defineOperation } from './operation.js';
 
@@ -10,6 +11,7 @@ export const tokenizer = defineOperation<TokenizerBody>({
   base: 'paas',
   summary: 'Count the tokens of a message list',
   body: TokenizerBody,
+  reply: TokenizerReply,
   rules(body) {
     checkMessageList(body.messages, { assistantNeedsContent: false });
   },

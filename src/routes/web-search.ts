@@ -1,4 +1,5 @@
 import { WebSearchBody } from '../api/web-search.js';
+import { WebSearchReply } from '../api/web-search-reply.js';
 import { defineOperation } from './operation.js';
 
 export const webSearch = defineOperation<WebSearchBody>({
@@ -8,6 +9,7 @@ export const webSearch = defineOperation<WebSearchBody>({
   base: 'paas',
   summary: 'Search the web index',
   body: WebSearchBody,
+  reply: WebSearchReply,
   async handle({ body, services, identity }) {
     const results = await services.search.search({
       engine: body.search_engine,

@@ -1,7 +1,7 @@
 import { hostOf } from './text/document.js';
 import type { SearchHit } from './types.js';
 
-/** The API's search result entry (spec: "Search result entry"; decisions.md §8). */
+/** The API's search result entry (spec: "Search result entry"; docs/wire.md, "Reader and web search"). */
 export interface SearchResultEntry {
   title: string;
   content: string;

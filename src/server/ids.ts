@@ -4,7 +4,7 @@ import { randomHex } from '../ids/random-hex.js';
 let stampSecond = -1;
 let stamp = '';
 
-/** `yyyyMMddHHmmss` in UTC followed by 16 lowercase hex characters (decisions.md §1): 30 characters. */
+/** `yyyyMMddHHmmss` in UTC followed by 16 lowercase hex characters (docs/wire.md, "Ids"): 30 characters. */
 export function newPlatformId(now: Date = new Date()): string {
   const second = Math.floor(now.getTime() / 1000);
   if (second !== stampSecond) {

@@ -3,7 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 /**
  * What the SDKs send that means "absent": the official Python SDK sends `"thinking": null`,
  * `"response_format": null`, and OpenAI-style round trips send `"content": null` on assistant
- * messages with tool calls (decisions.md §1). Nulls are dropped at the top level and inside
+ * messages with tool calls (docs/wire.md, "Null handling"). Nulls are dropped at the top level and inside
  * messages and tools; a tool without `type` is a function tool (the spec's default).
  */
 function dropNulls(obj: Record<string, unknown>): void {

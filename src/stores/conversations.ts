@@ -1,7 +1,7 @@
 /**
  * Agent conversations, a sub-interface of the store seam (`store.conversations`). A conversation
  * belongs to the key that made it: reading one with another key finds nothing, as if it did not
- * exist (decisions.md §2, 1233). Every implementation passes test/contracts/conversations.contract.ts.
+ * exist (docs/wire.md, "Errors", 1233). Every implementation passes test/contracts/conversations.contract.ts.
  */
 
 export interface ConversationUsage {

@@ -9,6 +9,7 @@ import { closeServices, createServices } from '../../src/services/create-service
 import type { PlatformServices } from '../../src/services/platform-services.js';
 import type { Endpoint } from '../../src/stores/types.js';
 import { openTracer } from '../../src/telemetry/open-tracer.js';
+import { installReplyCheck } from './reply-check.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -18,6 +19,8 @@ export interface TestApp {
   /** A key for the general endpoint. */
   key: string;
   newKey(options?: { endpoints?: Endpoint[]; limits?: Config['limits'] }): Promise<string>;
+  /** Replies and SSE chunks seen so far that break their route's reply schemas. */
+  replyViolations: readonly string[];
   post(
     url: string,
     body: unknown,
@@ -44,6 +47,8 @@ export async function createTestApp(
   const tracer = await openTracer(config.tracing, 'test');
   const services = await createServices(config, { configDir: dataDir, tracer });
   const app = await buildApp({ services });
+  // Every reply and SSE chunk is checked against its route's reply schemas (reply-check.ts).
+  const replyCheck = installReplyCheck(app);
   const newKey = async (options: { endpoints?: Endpoint[]; limits?: Config['limits'] } = {}) =>
     (await services.keys.create({ name: 'test', ...options })).key;
   const key = await newKey();
@@ -65,11 +70,15 @@ export async function createTestApp(
     key,
     newKey,
     post,
+    replyViolations: replyCheck.violations,
     async close() {
       await app.close();
       await closeServices(services);
       await tracer?.shutdown();
       rmSync(dataDir, { recursive: true, force: true });
+      if (replyCheck.violations.length > 0) {
+        throw new Error(`replies that break their schemas:\n${replyCheck.violations.join('\n')}`);
+      }
     },
   };
 }

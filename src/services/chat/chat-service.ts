@@ -6,8 +6,8 @@ import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { SearchService } from '../search/search-service.js';
+import { chunkAfterCutOff, chunkAfterFailure, type StreamFailureLog } from '../stream-failure.js';
 import { ChunkEncoder } from './chunk-encoder.js';
-import { completionJson } from './completion-json.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest } from './map-request.js';
@@ -32,8 +32,6 @@ export interface CompletionRun {
   /** Search results to return (`web_search` tool with `search_result: true`), first or last. */
   webSearch: { results: SearchResultEntry[]; sequence: 'before' | 'after' } | undefined;
 }
-
-export type StreamFailureLog = (err: unknown, message: string) => void;
 
 /** The meaning of a chat completion: model resolution, defaults, and the two reply forms. */
 export class ChatService {
@@ -105,11 +103,6 @@ export class ChatService {
     return run;
   }
 
-  /** `complete`'s reply as its JSON text (completion-json.ts), for the HTTP reply. */
-  completeJson(run: CompletionRun): Promise<string> {
-    return this.complete(run).then(completionJson);
-  }
-
   complete(run: CompletionRun): Promise<ChatCompletion> {
     const folded = foldParts(run.parts, run.identity, (usage) => {
       run.usage = usage;
@@ -121,7 +114,7 @@ export class ChatService {
   /**
    * The stream's chunks, as the JSON text of each. A failure before the first
    * chunk propagates (the caller answers it as a JSON error); after it, the stream ends with a
-   * `network_error` chunk (decisions.md §2).
+   * `network_error` chunk (docs/wire.md, "SSE framing").
    */
   chunks(run: CompletionRun, signal: CancelSignal, log: StreamFailureLog): AsyncIterable<string> {
     // The stream notes the usage itself: no generator layer between the engine and the encoder.
@@ -155,6 +148,8 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
     result: IteratorResult<ChatStreamPart>,
   ) => IteratorResult<string> | Promise<IteratorResult<string>>;
   private readonly onError: (err: unknown) => IteratorResult<string>;
+  /** The last chunk of a stream that failed or was cut off (stream-failure.ts). */
+  private readonly lastChunk: (reason: 'network_error') => string;
 
   constructor(
     private readonly run: CompletionRun,
@@ -165,6 +160,7 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
     this.encoder = new ChunkEncoder(run.identity, run.toolStream);
     this.onPart = this.part.bind(this);
     this.onError = this.error.bind(this);
+    this.lastChunk = (reason) => this.encoder.finishJson(reason, this.run.usage);
   }
 
   [Symbol.asyncIterator](): this {
@@ -219,8 +215,9 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
   private part(result: IteratorResult<ChatStreamPart>): IteratorResult<string> | Promise<IteratorResult<string>> {
     if (result.done) {
       this.state = 'done';
-      if (this.finished || this.signal.aborted) return END;
-      return { done: false, value: this.encoder.finishJson('network_error', this.run.usage) };
+      if (this.finished) return END;
+      const last = chunkAfterCutOff({ cancelled: this.signal.aborted }, this.lastChunk);
+      return last === undefined ? END : { done: false, value: last };
     }
     let json: string | undefined;
     try {
@@ -250,9 +247,9 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
 
   private error(err: unknown): IteratorResult<string> {
     this.state = 'done';
-    if (!this.sent) throw err;
-    this.log(err, 'stream failed after its first chunk');
-    return { done: false, value: this.encoder.finishJson('network_error', this.run.usage) };
+    const progress = { sent: this.sent, cancelled: this.signal.aborted };
+    const last = chunkAfterFailure(err, progress, this.log, this.lastChunk);
+    return last === undefined ? END : { done: false, value: last };
   }
 
   private encode(part: ChatStreamPart): string | undefined {
@@ -260,7 +257,7 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
     if (search === undefined) return this.encoder.encodeJson(part);
     const chunk = this.encoder.encode(part);
     if (!chunk) return undefined;
-    // decisions.md §3: results ride on the first chunk (`before`) or the last (`after`).
+    // docs/wire.md, "Chat completions": results ride on the first chunk (`before`) or the last (`after`).
     if (search.sequence === 'before' ? !this.sent : part.type === 'finish')
       return JSON.stringify({ ...chunk, web_search: search.results });
     return JSON.stringify(chunk);

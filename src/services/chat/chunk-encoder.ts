@@ -11,7 +11,7 @@ interface OpenCall {
 const EMPTY_USAGE: ChatUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
 /**
- * Turns engine parts into the stream chunks of decisions.md §3. Without `toolStream` a tool call
+ * Turns engine parts into the stream chunks of docs/wire.md, "Chat completions". Without `toolStream` a tool call
  * is sent whole, in one chunk, when it ends; with it every fragment repeats id, type and name.
  * Stateful per completion: it remembers open tool calls and whether reasoning is over.
  */

@@ -16,7 +16,7 @@ const asArguments = (args: string | Record<string, unknown>) =>
 
 /**
  * The API's messages as the engine takes them: tool-call arguments as JSON text, and earlier
- * turns' reasoning dropped unless `clear_thinking` is false (decisions.md §3).
+ * turns' reasoning dropped unless `clear_thinking` is false (docs/wire.md, "Chat completions").
  */
 export function mapMessages(messages: BodyMessage[], keepReasoning: boolean, vision: boolean): ChatMessage[] {
   return messages.map((m, i): ChatMessage => {

@@ -152,7 +152,7 @@ async function retrieval(
 }
 
 /**
- * The web_search and retrieval tools of decisions.md §3: the server searches its own index (or the
+ * The web_search and retrieval tools of docs/wire.md, "Chat completions": the server searches its own index (or the
  * configured engine) and puts what it found into the prompt before the model runs.
  */
 /** Whether `applySearchTools` has anything to do for this body. */

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The parts of an HS256 token as the official SDKs build it (decisions.md §9). */
+/** The parts of an HS256 token as the official SDKs build it (docs/wire.md, "Authentication"). */
 export interface ParsedJwt {
   apiKey: string;
   /** Expiry in Unix milliseconds. */

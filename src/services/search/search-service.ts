@@ -3,7 +3,7 @@ import { type SearchResultEntry, toResultEntries } from '../../search/result-ent
 import type { Recency, SearchEngine, SearchIndex } from '../../search/types.js';
 import { inSpan, type Tracer } from '../../telemetry/tracer.js';
 
-/** The live platform's engine names (decisions.md §8): all mean "the default engine" unless configured by name. */
+/** The live platform's engine names (docs/wire.md, "Reader and web search"): all mean "the default engine" unless configured by name. */
 export const ENGINE_ALIASES = [
   'search-prime',
   'search_std',

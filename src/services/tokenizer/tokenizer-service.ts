@@ -24,7 +24,7 @@ function textOnly(messages: TokenizerBody['messages']): TokenizerBody['messages'
 }
 
 /**
- * Counts with the serving model's own tokenizer and chat template, tools included (decisions.md §4);
+ * Counts with the serving model's own tokenizer and chat template, tools included (docs/wire.md, "Tokenizer");
  * image and video tokens by the model's formula (media/formula.ts, docs/tokenizer.md).
  */
 export class TokenizerService {

@@ -1,13 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatCompletionBody } from '../../../src/api/chat.js';
-import type { ChatEngine } from '../../../src/engines/chat/types.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { ChatService } from '../../../src/services/chat/chat-service.js';
-import type { EngineDirectory } from '../../../src/services/chat/engine-directory.js';
 import { PROMPT_BOUNDS_DEFAULTS } from '../../../src/services/chat/prompt-bounds.js';
 import { applySearchTools } from '../../../src/services/chat/search-tools.js';
 import type { SearchService } from '../../../src/services/search/search-service.js';
 import { RequestCancel } from '../../../src/util/cancel-signal.js';
+import { SCRIPTED_CAPABILITIES, ScriptedChatEngine, scriptedDirectory } from '../../helpers/scripted-chat-engine.js';
 
 /**
  * The template bounds of issue 19: length and placeholder caps (1214 naming the field and the
@@ -125,16 +124,11 @@ describe('filled size, known before the prompt is built', () => {
 
 describe('the 1261 before tokenizing', () => {
   it('refuses a prompt longer than the context can hold without calling the engine', async () => {
-    const generate = vi.fn();
-    const countTokens = vi.fn();
-    const engine = {
-      capabilities: { tools: true, thinking: false, json: true, vision: false, maxContext: 1024, maxOutput: 512 },
-      generate,
-      countTokens,
-      close: async () => undefined,
-    } as unknown as ChatEngine;
-    const engines = { get: () => engine, has: () => true } as unknown as EngineDirectory;
-    const chat = new ChatService(engines, fakeSearch().service, { ...PROMPT_BOUNDS_DEFAULTS, maxCharsPerToken: 16 });
+    const engine = new ScriptedChatEngine({ ...SCRIPTED_CAPABILITIES, maxContext: 1024, maxOutput: 512 });
+    const chat = new ChatService(scriptedDirectory(engine), fakeSearch().service, {
+      ...PROMPT_BOUNDS_DEFAULTS,
+      maxCharsPerToken: 16,
+    });
     const identity = { id: 'x', created: 0, requestId: 'x' };
     const long = {
       model: 'gen-4.6',
@@ -143,7 +137,7 @@ describe('the 1261 before tokenizing', () => {
     const error = await refusal(chat.start(long, identity, new RequestCancel(), 'key-1'));
     expect(error.code).toBe(1261);
     expect(error.message).toContain('16385 characters');
-    expect(generate).not.toHaveBeenCalled();
-    expect(countTokens).not.toHaveBeenCalled();
+    expect(engine.requests).toEqual([]);
+    expect(engine.counted).toEqual([]);
   });
 });

@@ -1,25 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplyIdentity } from '../../../src/api/reply-identity.js';
 import type { TokenizerBody } from '../../../src/api/tokenizer.js';
-import type { ChatEngine, ChatMessage } from '../../../src/engines/chat/types.js';
+import type { ChatMessage } from '../../../src/engines/chat/types.js';
 import type { ChatService } from '../../../src/services/chat/chat-service.js';
 import { TokenizerService } from '../../../src/services/tokenizer/tokenizer-service.js';
+import { SCRIPTED_CAPABILITIES, ScriptedChatEngine, scriptedChatService } from '../../helpers/scripted-chat-engine.js';
 import { apiError, dataUrl, pngBytes } from './fixtures.js';
 
-/** An engine without vision that counts one token per character of text it is given. */
+/** An engine without vision that counts one token per character of the messages it is given. */
 function fakeChat(seen: ChatMessage[][]): ChatService {
-  const engine: ChatEngine = {
-    capabilities: { tools: true, json: true, thinking: false, vision: false, maxContext: 4096, maxOutput: 1024 },
-    generate: () => {
-      throw new Error('not used');
-    },
-    async countTokens(messages) {
-      seen.push(messages);
-      return JSON.stringify(messages).length;
-    },
-    close: async () => undefined,
-  };
-  return { engineFor: async () => engine, hasModel: () => true } as unknown as ChatService;
+  const engine = new ScriptedChatEngine({ ...SCRIPTED_CAPABILITIES, thinking: false, vision: false }, (messages) => {
+    seen.push(messages);
+    return JSON.stringify(messages).length;
+  });
+  return scriptedChatService(engine);
 }
 
 const identity = (requestId = '202611210518000123456789abcdef'): ReplyIdentity => ({

@@ -11,7 +11,7 @@ export interface ArtifactOptions {
   pages: PageSize[];
 }
 
-/** One content item of a conversation retrieval (decisions.md §7), its file already stored. */
+/** One content item of a conversation retrieval (docs/wire.md, "Agents"), its file already stored. */
 export interface Artifact {
   type: 'file_url' | 'image_url';
   tagCn: string;

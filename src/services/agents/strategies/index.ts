@@ -6,7 +6,7 @@ import { reflection } from './reflection.js';
 import { threeStep } from './three-step.js';
 import { twoStep } from './two-step.js';
 
-/** `custom_variables.strategy` → its strategy (decisions.md §7 lists the names). */
+/** `custom_variables.strategy` → its strategy (docs/wire.md, "Agents" lists the names). */
 export const STRATEGIES: Readonly<Record<string, Strategy>> = {
   general,
   paraphrase,
