@@ -23,7 +23,7 @@ const noteUsage = (request: FastifyRequest, u: AgentUsage, model: string) => {
   request.usage.completionTokens = u.completionTokens;
 };
 
-export const agents = defineOperation<AgentBody>({
+export const agents = defineOperation<AgentBody, typeof AgentReply>({
   id: 'agents',
   method: 'POST',
   path: '/agents',
@@ -91,7 +91,7 @@ export const agents = defineOperation<AgentBody>({
   },
 });
 
-export const agentConversation = defineOperation<AgentConversationBody>({
+export const agentConversation = defineOperation<AgentConversationBody, typeof AgentConversationReply>({
   id: 'agents.conversation',
   method: 'POST',
   path: '/agents/conversation',

@@ -6,7 +6,7 @@ import { sendEventStream } from '../server/event-stream.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { defineOperation } from './operation.js';
 
-export const chatCompletions = defineOperation<ChatCompletionBody>({
+export const chatCompletions = defineOperation<ChatCompletionBody, typeof ChatCompletionReply>({
   id: 'chat.completions',
   method: 'POST',
   path: '/chat/completions',

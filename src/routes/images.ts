@@ -7,7 +7,7 @@ import { filePath } from './files.js';
 import { defineOperation } from './operation.js';
 import { taskView } from './task-view.js';
 
-export const imageGenerations = defineOperation<ImageGenerationBody>({
+export const imageGenerations = defineOperation<ImageGenerationBody, typeof ImageReply>({
   id: 'images.generations',
   method: 'POST',
   path: '/images/generations',
@@ -30,7 +30,7 @@ export const imageGenerations = defineOperation<ImageGenerationBody>({
   },
 });
 
-export const asyncImageGenerations = defineOperation<AsyncImageGenerationBody>({
+export const asyncImageGenerations = defineOperation<AsyncImageGenerationBody, typeof TaskHandleReply>({
   id: 'async.images.generations',
   method: 'POST',
   path: '/async/images/generations',

@@ -13,7 +13,7 @@ const modelsOn = (base: Operation['base'], id: string) =>
     summary:
       'The chat and image models this server serves, each with its state (ready, downloading, failed, not_loaded)',
     async handle({ services }) {
-      return { object: 'list', data: listModels(services.engines, services.config) };
+      return { object: 'list' as const, data: listModels(services.engines, services.config) };
     },
   });
 

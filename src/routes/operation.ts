@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReplyIdentity } from '../api/reply-identity.js';
 import type { PlatformServices } from '../services/platform-services.js';
@@ -23,7 +23,7 @@ export interface OperationContext<Body> {
 }
 
 /** One operation of the API: validated at the edge, handled by a service, shaped into the reply. */
-export interface Operation<Body = unknown> {
+export interface Operation<Body = unknown, Reply extends TSchema = TSchema> {
   id: string;
   method: 'GET' | 'POST';
   /** Relative to its base (`/paas/v4` or `/v1`). */
@@ -33,13 +33,18 @@ export interface Operation<Body = unknown> {
   body?: TSchema;
   params?: TSchema;
   /** The 200 reply's schema (src/api/*-reply.ts): Fastify serialises the reply with it and OpenAPI documents it. */
-  reply: TSchema;
+  reply: Reply;
   /** The schema of each `data:` event when the operation streams (`stream: true`). */
   chunk?: TSchema;
   /** Cross-field rules of the spec, run after schema validation. */
   rules?: (body: Body) => void;
-  /** A returned value is sent as JSON; a handler that streams sends the reply itself and returns undefined. */
-  handle(ctx: OperationContext<Body>): Promise<unknown>;
+  /**
+   * A returned value is sent as JSON, serialised from `reply` (and typed by it); a handler that
+   * streams sends the reply itself and returns undefined.
+   */
+  handle(ctx: OperationContext<Body>): Promise<Static<Reply> | undefined>;
 }
 
-export const defineOperation = <Body>(op: Operation<Body>): Operation<Body> => op;
+export const defineOperation = <Body, Reply extends TSchema = TSchema>(
+  op: Operation<Body, Reply>,
+): Operation<Body, Reply> => op;

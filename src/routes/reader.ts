@@ -2,7 +2,7 @@ import { ReaderBody } from '../api/reader.js';
 import { ReaderReply } from '../api/reader-reply.js';
 import { defineOperation } from './operation.js';
 
-export const reader = defineOperation<ReaderBody>({
+export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
   id: 'reader',
   method: 'POST',
   path: '/reader',

@@ -1,3 +1,4 @@
+import type { TaskResultReply } from '../api/images-reply.js';
 import type { StoredFile } from '../files/types.js';
 import type { ImageOutcome } from '../services/images/image-service.js';
 import type { TaskRecord } from '../stores/tasks.js';
@@ -5,7 +6,7 @@ import type { TaskRecord } from '../stores/tasks.js';
 type FileUrl = (file: Pick<StoredFile, 'id' | 'extension'>) => string;
 
 /** `GET /async-result/{id}` (docs/wire.md, "Async tasks"): the handle while running, the image or the error once done. */
-export function taskView(task: TaskRecord, url: FileUrl): Record<string, unknown> {
+export function taskView(task: TaskRecord, url: FileUrl): TaskResultReply {
   const head = { id: task.id, model: task.model, request_id: task.requestId, task_status: task.status };
   if (task.status === 'SUCCESS') {
     const outcome = JSON.parse(task.result ?? '{}') as ImageOutcome;

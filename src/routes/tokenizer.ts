@@ -4,7 +4,7 @@ import { TokenizerReply } from '../api/tokenizer-reply.js';
 import { modelNotConfigured } from '../errors/errors.js';
 import { defineOperation } from './operation.js';
 
-export const tokenizer = defineOperation<TokenizerBody>({
+export const tokenizer = defineOperation<TokenizerBody, typeof TokenizerReply>({
   id: 'tokenizer',
   method: 'POST',
   path: '/tokenizer',

@@ -2,7 +2,7 @@ import { WebSearchBody } from '../api/web-search.js';
 import { WebSearchReply } from '../api/web-search-reply.js';
 import { defineOperation } from './operation.js';
 
-export const webSearch = defineOperation<WebSearchBody>({
+export const webSearch = defineOperation<WebSearchBody, typeof WebSearchReply>({
   id: 'web_search',
   method: 'POST',
   path: '/web_search',

@@ -1,15 +1,13 @@
 import type { FastifyReply } from 'fastify';
+import type { ErrorReply } from '../api/error-reply.js';
 import type { ApiError } from '../errors/api-error.js';
 import { JSON_TYPE } from './json-type.js';
 
-export interface ErrorBody {
-  code: number;
-  message: string;
-  error: { code: string; message: string };
-}
-
-/** The spec's flat error object plus the nested form that live-platform and OpenAI-style clients read. */
-export function errorBody(code: number, message: string): ErrorBody {
+/**
+ * The spec's flat error object plus the nested form that live-platform and OpenAI-style clients read
+ * (docs/wire.md, "Errors"; its schema is src/api/error-reply.ts).
+ */
+export function errorBody(code: number, message: string): ErrorReply {
   return { code, message, error: { code: String(code), message } };
 }
 

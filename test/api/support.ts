@@ -102,7 +102,7 @@ export function withFields(base: Body, changes: Record<string, Json | undefined>
   return out;
 }
 
-/** The error body of decisions.md §2: flat `code`/`message` plus the nested `error`. */
+/** The error body of docs/wire.md, "Errors": flat `code`/`message` plus the nested `error`. */
 export function expectErrorBody(res: Answer, code: number): void {
   expect(res.body['code'], JSON.stringify(res.body)).toBe(code);
   expect(typeof res.body['message']).toBe('string');

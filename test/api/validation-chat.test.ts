@@ -353,7 +353,7 @@ describe('chat completions: accepted', () => {
   });
 });
 
-describe('chat completions: what SDKs send (decisions.md §1, §3)', () => {
+describe('chat completions: what SDKs send (docs/wire.md, "Null handling", "Chat completions")', () => {
   it.each<[string, Body]>([
     ['null thinking and response_format (Python SDK)', chat({ thinking: null, response_format: null })],
     [
@@ -408,7 +408,7 @@ describe('chat completions on the coding endpoint', () => {
   });
 });
 
-describe('chat completions: only numbers are read from strings (decisions.md §1)', () => {
+describe('chat completions: only numbers are read from strings (docs/wire.md, "Ids")', () => {
   it.each([
     ['stream', { stream: 'false' }],
     ['do_sample', { do_sample: 'true' }],

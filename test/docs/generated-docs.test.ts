@@ -11,7 +11,7 @@ describe('docs kept in sync with the code', () => {
     });
   }
 
-  it('lists every error code of decisions.md §2 with its HTTP status', () => {
+  it('lists every error code of docs/wire.md, "Errors" with its HTTP status', () => {
     const decisions = {
       500: 500,
       1000: 401,

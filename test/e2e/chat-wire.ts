@@ -35,7 +35,7 @@ const WEATHER = {
 const TOOL_QUESTION = [{ role: 'user', content: 'Weather in Paris?' }];
 
 /**
- * The chat wire format of decisions.md §3 end to end (route → service → real llama.cpp runtime on
+ * The chat wire format of docs/wire.md, "Chat completions" end to end (route → service → real llama.cpp runtime on
  * the programmed test models), through `app.inject` or a real socket of a server on CHAT_MODELS.
  */
 export const CHAT_MODELS = (paths: TestModelPaths) => ({

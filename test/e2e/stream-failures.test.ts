@@ -7,7 +7,7 @@ import { rawPost } from './raw-http.js';
 import { streamOf } from './support.js';
 
 /**
- * The failure paths of a stream (decisions.md §3), at the byte level over a real socket: once the
+ * The failure paths of a stream (docs/wire.md, "SSE framing"), at the byte level over a real socket: once the
  * first chunk is out, whatever goes wrong upstream ends the client's stream with a `network_error`
  * last chunk and `data: [DONE]`, the chunked body is closed properly, and the request is recorded.
  */

@@ -104,7 +104,7 @@ export interface Completion {
   usage: WireUsage;
 }
 
-/** decisions.md §1: UTC yyyyMMddHHmmss and 16 lowercase hex characters. */
+/** docs/wire.md, "Ids": UTC yyyyMMddHHmmss and 16 lowercase hex characters. */
 export const PLATFORM_ID = /^\d{14}[0-9a-f]{16}$/;
 export const TOOL_CALL_ID = /^call_[0-9a-f]{24}$/;
 
@@ -142,7 +142,7 @@ export function completionOf(res: RawResponse, model: string): Completion {
 }
 
 /**
- * A stream checked byte for byte against decisions.md §3: every event exactly one `data: ` line
+ * A stream checked byte for byte against docs/wire.md, "Chat completions": every event exactly one `data: ` line
  * and a blank line, no other fields, `data: [DONE]` last; one id and `created` throughout; no
  * finish reason before the last chunk; `role` on every text and reasoning delta; reasoning before
  * content; the last chunk `{role, content: ""}` with the finish reason and the usage.
@@ -196,7 +196,7 @@ export function streamOf(res: RawResponse, model: string, options: { usageKnown?
   if (options.usageKnown === false) expect(last.usage).toMatchObject({ prompt_tokens: 0, total_tokens: 0 });
   else expectUsage(last.usage);
   const u = last.usage as WireUsage;
-  // Byte-exact serialisation of the last chunk (key order of decisions.md §3).
+  // Byte-exact serialisation of the last chunk (key order of docs/wire.md, "Chat completions").
   expect(lines.at(-1)).toBe(
     `{"id":"${first.id}","created":${first.created},"object":"chat.completion.chunk","model":"${model}",` +
       `"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"${last.choices[0]!.finish_reason}"}],` +

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Property: whatever body arrives at whatever operation, the answer is never a 500 and always the
- * error object of decisions.md §2 (or, for a request that passes, a JSON object). Bodies start from
+ * error object of docs/wire.md, "Errors" (or, for a request that passes, a JSON object). Bodies start from
  * each operation's valid example and are mutated: fields dropped, duplicated, retyped, replaced by
  * random JSON, extreme numbers, unicode, huge strings, deep nesting, arrays for objects,
  * prototype-pollution keys, duplicate keys in the text, truncated text.

@@ -29,7 +29,7 @@ describe('requests per minute', () => {
     expectLimited(res, 1303);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(res.body['message']).toContain('2 per minute');
-    // Retryable: no x-should-retry: false (decisions.md §2).
+    // Retryable: no x-should-retry: false (docs/wire.md, "Errors").
     expect(res.headers['x-should-retry']).toBeUndefined();
     expectAccepted(await chat(t.key));
   });

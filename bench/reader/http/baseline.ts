@@ -44,6 +44,11 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 serveParent(
   {
     rss: () => process.memoryUsage().rss,
+    /** CPU time of the whole process (every thread), µs. */
+    cpu: () => {
+      const { user, system } = process.cpuUsage();
+      return user + system;
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   },
   { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },

@@ -12,6 +12,11 @@ const bench = await startBenchApp({}, { reader: { allow_hosts: ['127.0.0.1'], ca
 serveParent(
   {
     rss: () => process.memoryUsage().rss,
+    /** CPU time of the whole process (every thread), µs. */
+    cpu: () => {
+      const { user, system } = process.cpuUsage();
+      return user + system;
+    },
     threads: () => bench.services.reader.extraction(),
     stop: () => bench.close(),
   },

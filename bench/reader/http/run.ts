@@ -11,7 +11,8 @@ import type { BenchPage } from '../dataset.js';
  * The reader through the HTTP API (our whole server, its extraction threads) against Readability on
  * linkedom called in-process on the one thread of a bare HTTP server, on the same pages served by a
  * local page server, in the same run: pages per second at 1, 2 and 4 requests in flight (median of
- * 3 passes, the two servers alternating), the server's RSS at start and after the run, and `/health`
+ * 3 passes, the two servers alternating) and the server's CPU time per page (all its threads; on
+ * a loaded machine far steadier than pages/s), the server's RSS at start and after the run, and `/health`
  * latency on each server while it reads a huge page (and, ours, a 500-page PDF).
  */
 
@@ -123,19 +124,30 @@ export async function runHttp(pages: BenchPage[]): Promise<BenchRow[]> {
     let failed = 0;
     for (const inFlight of IN_FLIGHT) {
       const rates: Record<Target['name'], number[]> = { ours: [], baseline: [] };
+      const cpu: Record<Target['name'], number[]> = { ours: [], baseline: [] };
       for (let round = 0; round < PASSES; round++) {
         for (const target of round % 2 === 0 ? [ours, baseline] : [baseline, ours]) {
+          const cpuBefore = await target.remote.call<number>('cpu');
           const result = await pass(target, urls, inFlight);
+          cpu[target.name].push((await target.remote.call<number>('cpu')) - cpuBefore);
           rates[target.name].push(result.rate);
           failed += result.failed;
         }
       }
+      const perPage = (name: Target['name']) => median(cpu[name]) / 1000 / urls.length;
       rows.push(
         benchRow(
           `reader through the API, ${inFlight} in flight, vs Readability+linkedom in-process (1 thread, bare HTTP)`,
           median(rates.ours),
           'pages/s',
           median(rates.baseline),
+          1,
+        ),
+        benchRow(
+          `reader server CPU per page (all threads), ${inFlight} in flight, vs the baseline's (less noise than pages/s under load)`,
+          perPage('ours'),
+          'ms',
+          perPage('baseline'),
           1,
         ),
       );
