@@ -47,6 +47,13 @@ export const MODULES: readonly ModuleEntry[] = [
     limitMinutes: 15,
   },
   {
+    name: 'engines',
+    file: 'engines.ts',
+    about:
+      'embedded engine vs llama-server on the same GGUF (random weights, ~27M params) at 1, 4 and 8 concurrent: tokens/s, TTFT, RSS',
+    limitMinutes: 15,
+  },
+  {
     name: 'fairness',
     file: 'fairness.ts',
     about:

@@ -43,6 +43,7 @@ async function freePort(): Promise<number> {
 
 export interface RunningLlamaServer {
   url: string;
+  pid: number;
   log(): string;
   stop(): Promise<void>;
 }
@@ -82,6 +83,7 @@ export async function startLlamaServer(
   }
   return {
     url,
+    pid: child.pid ?? 0,
     log: () => log,
     stop: async () => {
       if (child.exitCode !== null) return;
