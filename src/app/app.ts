@@ -6,6 +6,7 @@ import { adminRoutes } from '../routes/admin.js';
 import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { consoleRoutes } from '../routes/console/index.js';
 import { fileRoutes } from '../routes/files.js';
+import { healthRoutes } from '../routes/health.js';
 import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from '../server/docs-page.js';
 import { sendApiError } from '../server/error-body.js';
 import { installErrorHandlers } from '../server/error-handler.js';
@@ -113,7 +114,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   });
   await app.register(swaggerUi, DOCS_PAGE);
 
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await app.register(healthRoutes, { services });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const operations = ALL_OPERATIONS;

@@ -70,6 +70,44 @@ export const ConfigSchema = Type.Object(
           }),
         ),
         schema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]*$', description: 'PostgreSQL schema to use.' })),
+        connect_timeout_seconds: Type.Number({
+          minimum: 0,
+          default: 30,
+          description:
+            'How long start-up waits for PostgreSQL to accept connections (retrying with backoff) before it gives up.',
+        }),
+        pool_timeout_seconds: Type.Number({
+          exclusiveMinimum: 0,
+          maximum: 120,
+          default: 5,
+          description:
+            'Longest wait for a PostgreSQL connection (server not answering, pool exhausted); then the request gets 503 / 1305.',
+        }),
+        retry_ms: Type.Integer({
+          minimum: 0,
+          maximum: 60_000,
+          default: 1000,
+          description:
+            'How long one call retries a transient database fault (connection lost, admin shutdown, serialization failure, too many connections) with backoff, when it is safe to repeat.',
+        }),
+        key_cache_ttl_seconds: Type.Number({
+          exclusiveMinimum: 0,
+          default: 30,
+          description:
+            'PostgreSQL: a cached key row is read again after this long even when no change notification came (bounds a revocation whose notification was lost).',
+        }),
+        key_cache_stale_seconds: Type.Number({
+          minimum: 0,
+          default: 300,
+          description:
+            'PostgreSQL: while the database cannot be reached, a key row read less than this long ago still authenticates requests.',
+        }),
+        listen_check_seconds: Type.Number({
+          exclusiveMinimum: 0,
+          default: 10,
+          description:
+            'PostgreSQL: how often the key-change LISTEN connection is checked with a query; one that fails or hangs is replaced.',
+        }),
         purge_interval_seconds: Type.Integer({
           minimum: 1,
           default: 300,

@@ -51,7 +51,12 @@ export const ERROR_CODES = {
   1301: { status: 400, retryable: false, meaning: 'Unsafe or sensitive content in the input.' },
   1302: { status: 429, retryable: true, meaning: 'Too many concurrent requests for this key.' },
   1303: { status: 429, retryable: true, meaning: 'Too many requests per minute for this key.' },
-  1305: { status: 503, retryable: true, meaning: 'Server overloaded (queue full); retry later.' },
+  1305: {
+    status: 503,
+    retryable: true,
+    meaning:
+      'Server overloaded (queue full), or a dependency it needs is unavailable (the database unreachable or full; the message names the cause); retry later.',
+  },
   1308: { status: 429, retryable: false, meaning: 'Usage window limit reached; the message says when it resets.' },
 } as const satisfies Record<number, ErrorCodeSpec>;
 

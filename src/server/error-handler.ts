@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
-import { internalError, malformedRequest, unknownApi } from '../errors/errors.js';
+import { internalError, malformedRequest, overloaded, unknownApi } from '../errors/errors.js';
+import { describeFault, storeFault } from '../stores/faults.js';
 import { sendApiError } from './error-body.js';
 import { validationToApiError } from './validation-error.js';
 
@@ -43,6 +44,13 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
     }
     const known = frameworkError(err, bodyLimit);
     if (known) return sendApiError(reply, known);
+    // A database that cannot be reached or written is the operator's outage, not a bug: 503 with
+    // the cause and a time to come back, never a 500 (docs/architecture.md, "Outages").
+    const fault = storeFault(err);
+    if (fault) {
+      request.log.warn({ err }, `database fault: ${fault.cause}`);
+      return sendApiError(reply, overloaded(describeFault(fault), { retryAfter: fault.kind === 'full' ? 30 : 2 }));
+    }
     request.log.error({ err }, 'internal error');
     return sendApiError(reply, internalError(request.id));
   });

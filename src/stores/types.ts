@@ -5,6 +5,7 @@
 import type { KeyLimits } from '../config/schema.js';
 import type { AccountStore } from './accounts.js';
 import type { ConversationStore } from './conversations.js';
+import type { DependencyStatus } from './dependency-status.js';
 import type { TaskStore } from './tasks.js';
 
 export type Endpoint = 'general' | 'coding';
@@ -85,6 +86,15 @@ export interface Store {
 
   /** Agent conversations (src/stores/conversations.ts). */
   readonly conversations: ConversationStore;
+
+  /**
+   * The database as this store's own calls found it (up, down, full), for /health and /metrics.
+   * A call that meets a fault rejects (StoreUnavailableError, or the driver's error that faults.ts
+   * reads) promptly: after a bounded retry, never hanging.
+   */
+  readonly status: DependencyStatus;
+  /** One round trip to the database (readiness); rejects with the fault when it cannot answer. */
+  ping(): Promise<void>;
 
   close(): Promise<void>;
 }

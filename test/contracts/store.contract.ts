@@ -45,6 +45,12 @@ export function runStoreContract(label: string, setup: () => Promise<StoreFixtur
     });
     afterAll(() => f.close());
 
+    it('reports the database up, and answers a ping (health and readiness)', async () => {
+      await s.ping();
+      expect(s.status.current.state).toBe('up');
+      expect(s.status.up).toBe(true);
+    });
+
     it('creates, reads and lists keys with every field intact', async () => {
       const limits = { concurrent: 2, requests_per_minute: 60, windows: [{ requests: 100, hours: 5 }] };
       const a = key('a'.repeat(32), { endpoints: ['general', 'coding'], limits, createdAt: 2_000 });

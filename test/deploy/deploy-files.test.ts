@@ -106,8 +106,11 @@ describe('deploy/kubernetes', () => {
     const pod = deployment['spec']['template'];
     const container = pod['spec']['containers'][0];
     const portNames = container['ports'].map((p: { name: string }) => p.name);
-    for (const probe of ['readinessProbe', 'livenessProbe']) {
-      expect(container[probe]['httpGet']['path']).toBe('/health');
+    for (const [probe, path] of [
+      ['readinessProbe', '/health/ready'],
+      ['livenessProbe', '/health'],
+    ] as const) {
+      expect(container[probe]['httpGet']['path']).toBe(path);
       expect(portNames).toContain(container[probe]['httpGet']['port']);
     }
     for (const [k, v] of Object.entries(service['spec']['selector'])) expect(pod['metadata']['labels'][k]).toBe(v);

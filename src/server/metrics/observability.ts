@@ -25,6 +25,10 @@ export function installObservability(app: FastifyInstance, services: PlatformSer
           usageQueued: () => services.usage.queued,
           engineLoad: () => services.engines?.load() ?? [],
           deploymentLoad: () => services.engines?.deploymentLoad() ?? [],
+          dependencies: () => {
+            const { status } = services.store;
+            return [{ dependency: status.name, errors: status.errors, reconnects: status.reconnects, up: status.up }];
+          },
         },
         { processMetrics: true },
       )

@@ -11,6 +11,15 @@ export interface MetricSources {
   engineLoad?(): { model: string; inFlight: number; waiting: number; up: boolean }[];
   /** Per deployment (one engine, whichever codes share it): requests generating and waiting. */
   deploymentLoad?(): DeploymentLoad[];
+  /** What the server depends on (the database): faults seen by kind, recoveries, and whether it is up. */
+  dependencies?(): DependencyCounts[];
+}
+
+export interface DependencyCounts {
+  dependency: string;
+  errors: Record<string, number>;
+  reconnects: number;
+  up: boolean;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -84,6 +93,8 @@ export class PlatformMetrics implements GenerationTimings {
     if (load) this.engineGauges(load, registers);
     const deployments = sources.deploymentLoad;
     if (deployments) this.deploymentGauges(deployments, registers);
+    const dependencies = sources.dependencies;
+    if (dependencies) this.dependencyMetrics(dependencies, registers);
   }
 
   firstToken(model: string, seconds: number): void {
@@ -119,6 +130,42 @@ export class PlatformMetrics implements GenerationTimings {
     gauge('gen_platform_engine_in_flight', 'Requests generating on the engine of a model.', (l) => l.inFlight);
     gauge('gen_platform_engine_waiting', 'Requests queued for the engine of a model.', (l) => l.waiting);
     gauge('gen_platform_engine_up', '1 when the engine of a model is loaded and serving.', (l) => (l.up ? 1 : 0));
+  }
+
+  /** Counted by the dependency itself (stores/dependency-status.ts) and read at scrape time. */
+  private dependencyMetrics(read: () => DependencyCounts[], registers: Registry[]): void {
+    new Counter({
+      name: 'gen_platform_dependency_errors_total',
+      help: 'Faults met by calls to a dependency, by kind: unavailable (unreachable, connection lost), full (disk full), busy (lock, serialization failure).',
+      labelNames: ['dependency', 'kind'],
+      registers,
+      collect() {
+        this.reset();
+        for (const d of read()) {
+          for (const [kind, n] of Object.entries(d.errors)) this.inc({ dependency: d.dependency, kind }, n);
+        }
+      },
+    });
+    new Counter({
+      name: 'gen_platform_dependency_reconnects_total',
+      help: 'Times a dependency answered again after a fault had marked it down or full.',
+      labelNames: ['dependency'],
+      registers,
+      collect() {
+        this.reset();
+        for (const d of read()) this.inc({ dependency: d.dependency }, d.reconnects);
+      },
+    });
+    new Gauge({
+      name: 'gen_platform_dependency_up',
+      help: '1 while a dependency is up as its last call found it, 0 while down or full.',
+      labelNames: ['dependency'],
+      registers,
+      collect() {
+        this.reset();
+        for (const d of read()) this.set({ dependency: d.dependency }, d.up ? 1 : 0);
+      },
+    });
   }
 
   private deploymentGauges(load: () => DeploymentLoad[], registers: Registry[]): void {

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ApiError } from '../../errors/api-error.js';
+import { storeFault } from '../../stores/faults.js';
 import type { TaskError, TaskRecord, TaskStore } from '../../stores/tasks.js';
 import { failureFields, type LevelAware } from '../../util/failure-fields.js';
+import { retryThroughFaults } from '../../util/retry-faults.js';
 import type { JobSlots } from './job-slots.js';
 
 export interface TaskWorkersOptions {
@@ -139,13 +141,28 @@ export class TaskWorkers {
         return;
       }
       const result = await this.o.run(task, controller.signal);
-      if (!(await this.o.tasks.complete(task.id, this.owner, result, this.now()))) {
+      // The image is made: a database away for a moment must not cost it. Completing is guarded by
+      // the lease, so a retry after a first try that did commit changes nothing.
+      const completed = await retryThroughFaults(
+        () => this.o.tasks.complete(task.id, this.owner, result, this.now()),
+        this.o.leaseMs,
+      );
+      if (!completed) {
         this.o.log.warn({ task: task.id }, 'image tasks: finished a task whose lease another worker holds');
       }
     } catch (err) {
       // Stopping: the task goes back to the queue for a live process. A lost lease: it is someone else's.
       if (controller.signal.aborted) {
         if (this.stopped) await this.giveBack(task);
+        return;
+      }
+      // The database went away (while finishing, most likely): nothing can be recorded now. The
+      // lease runs out and a worker takes the task up again, so it is never left in PROCESSING.
+      if (storeFault(err)) {
+        this.o.log.warn(
+          { err, task: task.id },
+          'image tasks: the database is unavailable; the task will be taken up again',
+        );
         return;
       }
       this.o.log.error({ err, task: task.id }, 'image task failed');
@@ -167,7 +184,7 @@ export class TaskWorkers {
 
   private async finish(task: TaskRecord, error: TaskError): Promise<void> {
     try {
-      await this.o.tasks.fail(task.id, this.owner, error, this.now());
+      await retryThroughFaults(() => this.o.tasks.fail(task.id, this.owner, error, this.now()), this.o.leaseMs);
     } catch (err) {
       this.o.log.error({ err, task: task.id }, 'image tasks: recording a failure failed; the lease will expire');
     }

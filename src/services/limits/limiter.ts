@@ -16,6 +16,8 @@ export interface Limiter {
    * must be awaited; throws what `admit` would reject with.
    */
   admitNow?(keyId: string, own: KeyLimits | undefined): Release | undefined;
+  /** For /health: whether the limiter's backend (Redis) is connected; absent when it has none. */
+  backendUp?(): boolean;
   close(): Promise<void>;
 }
 

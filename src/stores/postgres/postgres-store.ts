@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DependencyStatus } from '../dependency-status.js';
 import {
   type KeyRow,
   keyFromRow,
@@ -9,10 +10,14 @@ import {
 } from '../rows.js';
 import type { KeyRecord, PurgeOptions, PurgeResult, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { PostgresConversations } from './conversations.js';
-import { KEY_CHANNEL, KeyChangeListener, KeyRowCache } from './key-change-listener.js';
+import { KEY_CHANNEL, KeyChangeListener } from './key-change-listener.js';
+import { KeyRowCache } from './key-row-cache.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { PgDb } from './pg-db.js';
+import { openPgPool } from './pg-pool.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresTaskStore } from './postgres-tasks.js';
+import { waitForDatabase } from './wait-for-database.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -25,6 +30,18 @@ export interface PostgresStoreOptions {
   /** Schema to create and use; default the connection's own search_path. */
   schema?: string | undefined;
   maxConnections?: number;
+  /** Longest wait for a connection before a call fails with 1305 (database.pool_timeout_seconds). */
+  poolTimeoutMs?: number;
+  /** How long one call retries a transient fault (database.retry_ms). */
+  retryMs?: number;
+  /** How long start-up waits for the database to accept connections (database.connect_timeout_seconds). */
+  startupWaitMs?: number;
+  /** Key rows are read again at least this often, notification or not (database.key_cache_ttl_seconds). */
+  keyCacheTtlMs?: number;
+  /** How long a cached key row still serves while the database cannot be reached (database.key_cache_stale_seconds). */
+  keyCacheStaleMs?: number;
+  /** How often the LISTEN connection is checked with a query (database.listen_check_seconds). */
+  listenCheckMs?: number;
   /** An idle pooled connection failed (e.g. the server restarted); the pool replaces it. */
   onIdleError?: (err: Error) => void;
 }
@@ -36,7 +53,9 @@ export interface PostgresStoreOptions {
  */
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
-  private readonly keyCache = new KeyRowCache();
+  readonly db: PgDb;
+  readonly status: DependencyStatus;
+  private readonly keyCache: KeyRowCache;
   private listener: KeyChangeListener | undefined;
   /** The schema in use, named in key-change notifications so other schemas' changes are ignored. */
   private schema = '';
@@ -44,35 +63,52 @@ export class PostgresStore implements Store {
   readonly tasks: PostgresTaskStore;
   readonly conversations: PostgresConversations;
 
-  private constructor(pool: pg.Pool) {
-    this.pool = pool;
-    this.accounts = new PostgresAccounts(pool);
-    this.tasks = new PostgresTaskStore(pool);
-    this.conversations = new PostgresConversations(pool);
+  private constructor(db: PgDb, keyCache: KeyRowCache) {
+    this.db = db;
+    this.pool = db.pool;
+    this.status = db.status;
+    this.keyCache = keyCache;
+    this.accounts = new PostgresAccounts(db);
+    this.tasks = new PostgresTaskStore(db);
+    this.conversations = new PostgresConversations(db);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const { schema } = options;
-    const pool = new pg.Pool({
-      connectionString: options.url,
+    const status = new DependencyStatus('database');
+    const poolTimeoutMs = options.poolTimeoutMs ?? 5000;
+    const pool = openPgPool({
+      url: options.url,
+      schema,
       max: options.maxConnections ?? 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      connectTimeoutMs: poolTimeoutMs,
+      applicationName: 'gen-platform',
+      status,
+      onError: options.onIdleError ?? ((err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`)),
     });
-    // Without a listener, an idle connection that the server drops would crash the process.
-    pool.on(
-      'error',
-      options.onIdleError ?? ((err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`)),
-    );
-    const store = new PostgresStore(pool);
+    const db = new PgDb(pool, status, { budgetMs: options.retryMs ?? 1000, firstDelayMs: 50 });
+    const cache = new KeyRowCache({
+      ttlMs: options.keyCacheTtlMs ?? 30_000,
+      staleMs: options.keyCacheStaleMs ?? 300_000,
+    });
+    const store = new PostgresStore(db, cache);
     try {
+      await waitForDatabase(pool, options.startupWaitMs ?? 30_000);
       if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await store.migrate();
       const { rows } = await pool.query<{ s: string }>('SELECT current_schema() AS s');
       store.schema = rows[0]?.s ?? '';
       store.listener = new KeyChangeListener(
-        { connectionString: options.url, application_name: `gen-platform keys ${store.schema}` },
+        {
+          connectionString: options.url,
+          application_name: `gen-platform keys ${store.schema}`,
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 10_000,
+          connectionTimeoutMillis: poolTimeoutMs,
+        },
         store.schema,
         store.keyCache,
+        { checkMs: options.listenCheckMs ?? 10_000, status },
       );
       await store.listener.start();
     } catch (err) {
@@ -80,6 +116,16 @@ export class PostgresStore implements Store {
       throw err;
     }
     return store;
+  }
+
+  /** One round trip, for readiness: resolves when the database answers, else the fault. */
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
+  }
+
+  /** Whether the key-change listener is connected (health). */
+  get listening(): boolean {
+    return this.listener?.connected ?? false;
   }
 
   private async migrate(): Promise<void> {
@@ -103,7 +149,7 @@ export class PostgresStore implements Store {
           ]);
           await client.query('COMMIT');
         } catch (err) {
-          await client.query('ROLLBACK');
+          await client.query('ROLLBACK').catch(() => undefined); // the original error is the one to report
           throw err;
         }
       }
@@ -114,7 +160,7 @@ export class PostgresStore implements Store {
   }
 
   async createKey(key: KeyRecord): Promise<void> {
-    await this.pool.query(
+    await this.db.query(
       `INSERT INTO api_keys (id, name, secret_hash, secret_encrypted, endpoints, role, limits, created_at, revoked_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       keyToParams(key),
@@ -126,22 +172,23 @@ export class PostgresStore implements Store {
   }
 
   private async readKey(id: string): Promise<KeyRecord | undefined> {
-    const { rows } = await this.pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
+    const { rows } = await this.db.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
     return rows[0] && keyFromRow(rows[0]);
   }
 
   async listKeys(): Promise<KeyRecord[]> {
-    const { rows } = await this.pool.query<KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id');
+    const { rows } = await this.db.query<KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id');
     return rows.map(keyFromRow);
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
     // Every change to a key row notifies in its own statement, so the other processes' caches
     // hear of it when it commits (and only then).
-    const result = await this.pool.query(
+    const result = await this.db.query(
       `WITH changed AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING id)
        SELECT pg_notify($3, $4 || ':' || id) FROM changed`,
       [at, id, KEY_CHANNEL, this.schema],
+      { idempotent: true }, // COALESCE keeps the first time; a second notification is harmless
     );
     this.keyCache.forget(id);
     return (result.rowCount ?? 0) > 0;
@@ -150,7 +197,7 @@ export class PostgresStore implements Store {
   async recordUsage(records: UsageRecord[]): Promise<void> {
     if (records.length === 0) return;
     const column = <T>(pick: (r: UsageRecord) => T) => records.map(pick);
-    await this.pool.query(
+    await this.db.query(
       `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bigint[])`,
       [
@@ -168,7 +215,7 @@ export class PostgresStore implements Store {
   }
 
   async usageTotals(keyId: string, since = 0): Promise<UsageTotals> {
-    const { rows } = await this.pool.query<UsageTotalsRow>(
+    const { rows } = await this.db.query<UsageTotalsRow>(
       `${USAGE_TOTALS_SELECT} WHERE key_id = $1 AND created_at >= $2 GROUP BY operation`,
       [keyId, since],
     );
@@ -176,7 +223,7 @@ export class PostgresStore implements Store {
   }
 
   async usageWindow(keyId: string, since: number): Promise<UsageWindow> {
-    const { rows } = await this.pool.query<{ count: string; oldest: number | null }>(
+    const { rows } = await this.db.query<{ count: string; oldest: number | null }>(
       'SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM usage_records WHERE key_id = $1 AND created_at >= $2',
       [keyId, since],
     );
@@ -184,7 +231,7 @@ export class PostgresStore implements Store {
   }
 
   async claimRequestId(keyId: string, requestId: string, at: number): Promise<boolean> {
-    const result = await this.pool.query(
+    const result = await this.db.query(
       'INSERT INTO request_ids (key_id, request_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
       [keyId, requestId, at],
     );
@@ -192,7 +239,7 @@ export class PostgresStore implements Store {
   }
 
   async getCache(key: string, now: number): Promise<string | undefined> {
-    const { rows } = await this.pool.query<{ value: string }>(
+    const { rows } = await this.db.query<{ value: string }>(
       'SELECT value FROM cache_entries WHERE key = $1 AND expires_at > $2',
       [key, now],
     );
@@ -200,25 +247,28 @@ export class PostgresStore implements Store {
   }
 
   async setCache(key: string, value: string, expiresAt: number): Promise<void> {
-    await this.pool.query(
+    await this.db.query(
       `INSERT INTO cache_entries (key, value, expires_at) VALUES ($1, $2, $3)
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`,
       [key, value, expiresAt],
+      { idempotent: true },
     );
   }
 
   async purge(options: PurgeOptions): Promise<PurgeResult> {
-    const expired = await this.pool.query('DELETE FROM cache_entries WHERE expires_at <= $1', [options.now]);
+    const once = { idempotent: true }; // deletes by age and size: running one twice deletes nothing more
+    const expired = await this.db.query('DELETE FROM cache_entries WHERE expires_at <= $1', [options.now], once);
     // Keeps the entries that expire last while their running total fits the cap.
-    const overCap = await this.pool.query(
+    const overCap = await this.db.query(
       `DELETE FROM cache_entries WHERE key IN (
          SELECT key FROM (
            SELECT key, SUM(octet_length(value)) OVER (ORDER BY expires_at DESC, key) AS kept FROM cache_entries
          ) AS running WHERE kept > $1
        )`,
       [options.cacheMaxBytes],
+      once,
     );
-    const ids = await this.pool.query('DELETE FROM request_ids WHERE created_at < $1', [options.requestIdsBefore]);
+    const ids = await this.db.query('DELETE FROM request_ids WHERE created_at < $1', [options.requestIdsBefore], once);
     return { cacheEntries: (expired.rowCount ?? 0) + (overCap.rowCount ?? 0), requestIds: ids.rowCount ?? 0 };
   }
 

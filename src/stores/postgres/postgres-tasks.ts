@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import {
   type NewTask,
   type TaskClaim,
@@ -8,6 +7,7 @@ import {
   type TaskStore,
   taskFromRow,
 } from '../tasks.js';
+import type { PgQueryable } from './pg-db.js';
 
 const FREE = `status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < $1) AND kind = ANY($2::text[])`;
 
@@ -17,10 +17,10 @@ const FREE = `status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < $1
  * or taking the same one.
  */
 export class PostgresTaskStore implements TaskStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly db: PgQueryable) {}
 
   async create(t: NewTask): Promise<void> {
-    await this.pool.query(
+    await this.db.query(
       `INSERT INTO tasks (id, key_id, kind, model, request_id, input, status, attempts, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING', 0, $7, $7)`,
       [t.id, t.keyId, t.kind, t.model, t.requestId, t.input, t.createdAt],
@@ -28,14 +28,14 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {
-    const { rows } = await this.pool.query<TaskRow>('SELECT * FROM tasks WHERE id = $1', [id]);
+    const { rows } = await this.db.query<TaskRow>('SELECT * FROM tasks WHERE id = $1', [id]);
     return rows[0] && taskFromRow(rows[0]);
   }
 
   async claim(c: TaskClaim): Promise<TaskRecord | undefined> {
     // Fair across keys: the free task of the key with the fewest tasks running goes first, then
     // the oldest, so that one key's backlog does not hold up another key's task.
-    const { rows } = await this.pool.query<TaskRow>(
+    const { rows } = await this.db.query<TaskRow>(
       `UPDATE tasks SET lease_owner = $3, lease_until = $4, attempts = attempts + 1, updated_at = $1
        WHERE id = (
          SELECT t.id FROM tasks t
@@ -51,9 +51,10 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async heartbeat(id: string, owner: string, leaseUntil: number): Promise<boolean> {
-    const result = await this.pool.query(
+    const result = await this.db.query(
       `UPDATE tasks SET lease_until = $1 WHERE id = $2 AND lease_owner = $3 AND status = 'PROCESSING'`,
       [leaseUntil, id, owner],
+      { idempotent: true },
     );
     return (result.rowCount ?? 0) > 0;
   }
@@ -67,26 +68,25 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async release(id: string, owner: string, now: number): Promise<boolean> {
-    const result = await this.pool.query(
+    const result = await this.db.query(
       `UPDATE tasks SET lease_owner = NULL, lease_until = NULL, attempts = attempts - 1, updated_at = $1
        WHERE id = $2 AND lease_owner = $3 AND status = 'PROCESSING'`,
       [now, id, owner],
+      // A second run finds the lease gone and changes nothing (it reports false).
+      { idempotent: true },
     );
     return (result.rowCount ?? 0) > 0;
   }
 
   async deleteEndedBefore(before: number): Promise<number> {
-    const result = await this.pool.query(`DELETE FROM tasks WHERE status <> 'PROCESSING' AND updated_at < $1`, [
-      before,
-    ]);
+    const result = await this.db.query(`DELETE FROM tasks WHERE status <> 'PROCESSING' AND updated_at < $1`, [before], {
+      idempotent: true,
+    });
     return result.rowCount ?? 0;
   }
 
   async countWaiting(kinds: readonly string[], now: number): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${FREE}`, [
-      now,
-      kinds,
-    ]);
+    const { rows } = await this.db.query<{ n: string }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${FREE}`, [now, kinds]);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -98,10 +98,12 @@ export class PostgresTaskStore implements TaskStore {
     result: string | null,
     error: TaskError | undefined,
   ): Promise<boolean> {
-    const res = await this.pool.query(
+    const res = await this.db.query(
       `UPDATE tasks SET status = $1, result = $2, error_code = $3, error_message = $4, lease_until = NULL, updated_at = $5
        WHERE id = $6 AND lease_owner = $7 AND status = 'PROCESSING'`,
       [status, result, error?.code ?? null, error?.message ?? null, now, id, owner],
+      // Guarded by the lease and PROCESSING: a second run after a first that committed changes nothing.
+      { idempotent: true },
     );
     return (res.rowCount ?? 0) > 0;
   }

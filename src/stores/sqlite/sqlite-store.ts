@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../../util/sqlite/driver.js';
+import { DependencyStatus } from '../dependency-status.js';
 import {
   type KeyRow,
   keyFromRow,
@@ -13,6 +14,7 @@ import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteTaskStore } from './sqlite-tasks.js';
+import { watchWrites } from './watch-writes.js';
 
 function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
@@ -45,6 +47,8 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   readonly tasks: SqliteTaskStore;
   readonly conversations: SqliteConversations;
+  /** Down or full as the last write found it (a full disk: SQLITE_FULL); reads keep working. */
+  readonly status = new DependencyStatus('database');
   private readonly stmts;
   /**
    * Key rows read on every request, kept until any other connection commits (PRAGMA data_version
@@ -61,6 +65,7 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('synchronous = NORMAL');
+    watchWrites(this.db, this.status);
     migrate(this.db);
     this.accounts = new SqliteAccounts(this.db);
     this.tasks = new SqliteTaskStore(this.db);
@@ -182,6 +187,15 @@ export class SqliteStore implements Store {
     const overCap = this.stmts.purgeOverCap.run(options.cacheMaxBytes).changes;
     const requestIds = this.stmts.purgeRequestIds.run(options.requestIdsBefore).changes;
     return { cacheEntries: expired + overCap, requestIds };
+  }
+
+  /**
+   * Readiness: a read answers (SQLite is in-process: only its file can fail). After a full disk, a
+   * one-row write (an entry that is already expired, purged later) finds out whether space is back.
+   */
+  async ping(): Promise<void> {
+    this.stmts.dataVersion.get();
+    if (this.status.current.state !== 'up') this.stmts.setCache.run('gen-platform:health', '', 0);
   }
 
   async close(): Promise<void> {

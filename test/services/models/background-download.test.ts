@@ -86,7 +86,7 @@ describe('a remote model downloading in the background', () => {
     expect(tokens.status).toBe(503);
     expect(tokens.body['code']).toBe(1305);
     const health = await t.app.inject({ method: 'GET', url: '/health' });
-    expect(health.json()).toEqual({ status: 'ok' });
+    expect(health.json()).toMatchObject({ status: 'ok' });
 
     host.release();
     await until('the finished download', (m) => m.state === 'not_loaded');

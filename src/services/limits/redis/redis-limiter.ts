@@ -59,6 +59,10 @@ export class RedisLimiter implements Limiter {
     return whenReady(this.redis, ms);
   }
 
+  backendUp(): boolean {
+    return this.redis.status === 'ready';
+  }
+
   /** A key that asks for nothing to be counted is admitted without a round trip. */
   admitNow(_keyId: string, own: KeyLimits | undefined): Release | undefined {
     return unlimited(own ?? this.options.defaults) ? noRelease : undefined;

@@ -1,0 +1,28 @@
+import type Database from 'better-sqlite3';
+import type { DependencyStatus } from '../dependency-status.js';
+
+/**
+ * Feeds the store's DependencyStatus from every statement's `run` (the writes): a full disk or an
+ * I/O error marks the database full or down for /health, and the next write that works marks it
+ * up again. Wrapped at `prepare`, so that the sub-stores' statements are watched as well; must be
+ * called before any statement is prepared. Reads are not watched: they keep working on a full disk.
+ */
+export function watchWrites(db: Database.Database, status: DependencyStatus): void {
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((source: string) => {
+    const statement = prepare(source);
+    if (statement.reader) return statement;
+    const run = statement.run.bind(statement);
+    statement.run = (...params: unknown[]) => {
+      try {
+        const result = run(...params);
+        status.succeeded(true);
+        return result;
+      } catch (err) {
+        status.failed(err);
+        throw err;
+      }
+    };
+    return statement;
+  }) as typeof db.prepare;
+}
