@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SlowUpstream, startSlowUpstream, upstreamModels } from '../helpers/slow-chat-upstream.js';
 import { OwnDatabase, OwnPostgres, ownPostgresUnavailable } from '../helpers/own-postgres.js';
+import { type SlowUpstream, startSlowUpstream, upstreamModels } from '../helpers/slow-chat-upstream.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**

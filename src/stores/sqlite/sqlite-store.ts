@@ -1,3 +1,5 @@
+import { statfsSync } from 'node:fs';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../../util/sqlite/driver.js';
 import { DependencyStatus } from '../dependency-status.js';
@@ -34,6 +36,20 @@ function migrate(db: Database.Database): void {
   apply.immediate();
 }
 
+/** Less free space than this on the database's filesystem counts as still full. */
+const MIN_FREE_BYTES = 1 << 20;
+
+/** Why the database still cannot grow, or undefined when it can. */
+function roomProblem(db: Database.Database, file: string): string | undefined {
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  const max = db.pragma('max_page_count', { simple: true }) as number;
+  if (pages >= max) return `the database is at max_page_count (${max} pages)`;
+  if (file === ':memory:' || file === '') return undefined;
+  const fs = statfsSync(path.dirname(file));
+  if (fs.bavail * fs.bsize < MIN_FREE_BYTES) return `less than 1 MB free on ${path.dirname(file)}`;
+  return undefined;
+}
+
 /**
  * How often, at most, a key lookup asks SQLite whether another connection has committed: a
  * revocation from the CLI or another process is seen by requests from 1 ms after it, and a burst
@@ -60,7 +76,7 @@ export class SqliteStore implements Store {
   /** When data_version was last read (performance.now()), so that a burst of requests reads it once. */
   private keyVersionReadAt = Number.NEGATIVE_INFINITY;
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     this.db = openSqliteFile(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
@@ -190,12 +206,15 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Readiness: a read answers (SQLite is in-process: only its file can fail). After a full disk, a
-   * one-row write (an entry that is already expired, purged later) finds out whether space is back.
+   * Readiness: a read answers (SQLite is in-process: only its file can fail), and after a full disk,
+   * whether there is room again (free space on the filesystem, pages below max_page_count).
    */
   async ping(): Promise<void> {
     this.stmts.dataVersion.get();
-    if (this.status.current.state !== 'up') this.stmts.setCache.run('gen-platform:health', '', 0);
+    if (this.status.current.state !== 'full') return;
+    const problem = roomProblem(this.db, this.file);
+    if (problem) throw Object.assign(new Error(problem), { code: 'SQLITE_FULL' });
+    this.status.succeeded(true);
   }
 
   async close(): Promise<void> {

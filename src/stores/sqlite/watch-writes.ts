@@ -3,8 +3,9 @@ import type { DependencyStatus } from '../dependency-status.js';
 
 /**
  * Feeds the store's DependencyStatus from every statement's `run` (the writes): a full disk or an
- * I/O error marks the database full or down for /health, and the next write that works marks it
- * up again. Wrapped at `prepare`, so that the sub-stores' statements are watched as well; must be
+ * I/O error marks the database full or down for /health; the next write that works marks it up
+ * after an I/O error, while a full disk is cleared only by a check that finds room (the store's
+ * ping). Wrapped at `prepare`, so that the sub-stores' statements are watched as well; must be
  * called before any statement is prepared. Reads are not watched: they keep working on a full disk.
  */
 export function watchWrites(db: Database.Database, status: DependencyStatus): void {
@@ -16,7 +17,8 @@ export function watchWrites(db: Database.Database, status: DependencyStatus): vo
     statement.run = (...params: unknown[]) => {
       try {
         const result = run(...params);
-        status.succeeded(true);
+        // A write that fit in a page with room proves the file is back, not that the disk has space.
+        status.succeeded(false);
         return result;
       } catch (err) {
         status.failed(err);
