@@ -2,21 +2,26 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OwnDatabase, OwnPostgres, ownPostgresUnavailable } from '../helpers/own-postgres.js';
 import { OwnRedis } from '../helpers/own-redis.js';
-import { DATABASE_URL, freshSchema } from '../helpers/postgres.js';
+import { freshSchema } from '../helpers/postgres.js';
 import { ensureBuilt, type ServerProcess, startRoundRobin, startServer } from '../helpers/server-process.js';
 import { type SlowUpstream, startSlowUpstream, upstreamModels } from '../helpers/slow-chat-upstream.js';
 
 /**
  * Three `gen-platform serve` processes (from dist/) on one PostgreSQL schema and one Redis,
  * behind a round-robin proxy. The Redis is this file's own, so it can be killed and restarted
- * without disturbing other tests.
+ * without disturbing other tests; so is the PostgreSQL: a throwaway cluster, restarted mid-run,
+ * or (where one cannot be made) a database of its own on the shared cluster, whose connections
+ * are all terminated instead.
  */
 const ADMIN = 'scale-out-admin-key-0123456789';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let upstream: SlowUpstream;
 let redis: OwnRedis;
+let cluster: OwnPostgres | undefined;
+let ownDatabase: OwnDatabase | undefined;
 let schema: { schema: string; drop(): Promise<void> };
 let dataDir: string;
 let configFile: string;
@@ -27,6 +32,9 @@ beforeAll(async () => {
   ensureBuilt();
   upstream = await startSlowUpstream({ chunks: 20, delayMs: 100 });
   redis = await OwnRedis.start();
+  if (ownPostgresUnavailable() === undefined) cluster = await OwnPostgres.start();
+  else ownDatabase = await OwnDatabase.create();
+  const databaseUrl = cluster?.url ?? ownDatabase!.url;
   schema = await freshSchema();
   dataDir = mkdtempSync(path.join(tmpdir(), 'gen-platform-scale-'));
   configFile = path.join(dataDir, 'config.json');
@@ -34,7 +42,7 @@ beforeAll(async () => {
     configFile,
     JSON.stringify({
       ...upstreamModels(upstream.baseUrl),
-      database: { url: DATABASE_URL, schema: schema.schema },
+      database: { url: databaseUrl, schema: schema.schema, pool_timeout_seconds: 2 },
       redis: { url: redis.url, lease_seconds: 1, timeout_ms: 300 },
       metrics: { enabled: true },
       security: { admin_key: ADMIN },
@@ -53,7 +61,8 @@ afterAll(async () => {
   await proxy?.close();
   await upstream?.close();
   await redis?.kill();
-  await schema?.drop();
+  await cluster?.destroy();
+  await ownDatabase?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -164,6 +173,42 @@ describe('scale-out: three processes, one PostgreSQL, one Redis', () => {
     );
     expect(request).toMatchObject({ status: 200, method: 'POST', level: 30 });
     expect(request!['reqId']).toBeTypeOf('string');
+  });
+
+  it(`PostgreSQL ${ownPostgresUnavailable() === undefined ? 'restarted' : 'connections all terminated'} mid-run: every process survives, answers 200 or 503 / 1305 meanwhile (never a 500), and serves again by itself`, async () => {
+    const key = await newKey({});
+    const pids = servers.map((s) => s.child.pid);
+    const seen = new Map<string, number>();
+    let stop = false;
+    const load = async () => {
+      while (!stop) {
+        const res = await search(proxy.base, key);
+        const label = `${res.status}/${res.status === 200 ? '' : await codeOf(res)}`;
+        if (res.status === 200) await res.arrayBuffer();
+        seen.set(label, (seen.get(label) ?? 0) + 1);
+      }
+    };
+    const loads = [load(), load(), load()];
+    await sleep(300);
+    if (cluster) await cluster.restart();
+    else for (let i = 0; i < 3; i++, await sleep(300)) await ownDatabase!.terminate();
+    await sleep(500);
+    stop = true;
+    await Promise.all(loads);
+    for (const label of seen.keys()) expect(['200/', '503/1305']).toContain(label);
+    // A second of a stopped cluster is seen (web_search reads the index in PostgreSQL).
+    if (cluster) expect(seen.get('503/1305'), JSON.stringify([...seen])).toBeGreaterThan(0);
+    expect(servers.map((s) => s.child.exitCode)).toEqual(servers.map(() => null));
+    expect(servers.map((s) => s.child.pid)).toEqual(pids);
+    // Each process by itself (not only the one the proxy picks) serves again.
+    for (const s of servers) {
+      let code = 0;
+      for (let i = 0; i < 100 && code !== 200; i++) {
+        code = await codeOf(await search(s.base, key));
+        if (code !== 200) await sleep(100);
+      }
+      expect(code).toBe(200);
+    }
   });
 
   it('kill -9 of the process holding a slot frees the slot within the lease (1 s here)', async () => {
