@@ -10,6 +10,7 @@ import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
 import type { ConversationRecord, ConversationStore } from '../../stores/conversations.js';
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
+import { retryThroughFaults } from '../../util/retry-faults.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { type Artifact, type ArtifactOptions, ConversationArtifacts } from './artifacts/conversation-artifacts.js';
 import { ArtifactRenderer } from './artifacts/renderer.js';
@@ -21,6 +22,9 @@ import { splitText } from './split-text.js';
 import { translatePieces } from './translate-pieces.js';
 
 export const TRANSLATION_AGENT = 'general_translation';
+
+/** How long a conversation's save is tried again while the database is faulty (then the call fails). */
+const SAVE_RETRY_MS = 5000;
 
 export interface AgentIdentity {
   id: string;
@@ -121,7 +125,7 @@ export class AgentService {
         await translatePieces(pieces, req.strategy, base, req.glossary, model, emit, { repair, onPiece: noteFinish });
         // Saved before the last text goes out (it is held below): a client that has the whole
         // answer can fetch the conversation at once.
-        await conversations.save({
+        const record = {
           id: identity.conversationId,
           keyId: identity.keyId,
           agentId: TRANSLATION_AGENT,
@@ -130,7 +134,10 @@ export class AgentService {
           translation,
           usage: { ...model.usage },
           createdAt: Date.now(),
-        });
+        };
+        // A database away for a moment must not cost a finished translation: the save (an upsert)
+        // is tried again for a few seconds before the call fails with 1305.
+        await retryThroughFaults(() => conversations.save(record), SAVE_RETRY_MS);
       };
       work().then(
         () => queue.close(),

@@ -93,7 +93,9 @@ export class PostgresStore implements Store {
     });
     const store = new PostgresStore(db, cache);
     try {
-      await waitForDatabase(pool, options.startupWaitMs ?? 30_000);
+      await waitForDatabase(pool, options.startupWaitMs ?? 30_000, (cause) =>
+        process.emitWarning(`Waiting for PostgreSQL (${cause}); retrying`),
+      );
       if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await store.migrate();
       const { rows } = await pool.query<{ s: string }>('SELECT current_schema() AS s');
