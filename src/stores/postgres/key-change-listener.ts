@@ -69,6 +69,7 @@ export class KeyChangeListener {
       if (this.client !== client || this.closed) return;
       // Rows cached before this connection may have changed while no one listened.
       this.cache.setLive(true);
+      this.options.status?.succeeded(false);
       this.ready = true;
       this.retryMs = FIRST_RETRY_MS;
       if (this.started) this.reconnects++;

@@ -12,6 +12,11 @@ export interface KeyRowCacheOptions {
   ttlMs: number;
   /** While the database cannot be reached, a row read less than this long ago still serves. */
   staleMs: number;
+  /**
+   * True while the database is known to be unreachable: a row within `staleMs` is then served
+   * without trying (a server that does not answer would hold each request for the pool timeout).
+   */
+  databaseDown?: () => boolean;
   now?: () => number;
 }
 
@@ -39,6 +44,7 @@ export class KeyRowCache {
     const hit = this.rows.get(id);
     const now = this.now();
     if (hit && this.live && hit.at >= this.validFrom && now - hit.at < this.options.ttlMs) return hit.row;
+    if (hit && now - hit.at < this.options.staleMs && this.options.databaseDown?.()) return hit.row;
     const started = this.generation;
     let row: KeyRecord | undefined;
     try {

@@ -90,6 +90,7 @@ export class PostgresStore implements Store {
     const cache = new KeyRowCache({
       ttlMs: options.keyCacheTtlMs ?? 30_000,
       staleMs: options.keyCacheStaleMs ?? 300_000,
+      databaseDown: () => status.current.state === 'down',
     });
     const store = new PostgresStore(db, cache);
     try {
