@@ -83,6 +83,12 @@ export const ConfigSchema = Type.Object(
           description:
             'Longest wait for a PostgreSQL connection (server not answering, pool exhausted); then the request gets 503 / 1305.',
         }),
+        query_timeout_seconds: Type.Number({
+          exclusiveMinimum: 0,
+          default: 30,
+          description:
+            "Longest wait for a store query's answer: a connection whose server vanished without a word (no reset) is dropped then and the request gets 503 / 1305.",
+        }),
         retry_ms: Type.Integer({
           minimum: 0,
           maximum: 60_000,

@@ -89,6 +89,7 @@ export function storeFault(err: unknown, depth = 0): StoreFault | undefined {
   if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout/i.test(message)) {
     return { kind: 'unavailable', cause: 'connection timed out', notRun: true };
   }
+  if (/Query read timeout/.test(message)) return { kind: 'unavailable', cause: 'no answer in time', notRun: false };
   if (/Connection terminated|not queryable|Client was closed/i.test(message)) {
     return { kind: 'unavailable', cause: 'connection lost', notRun: false };
   }

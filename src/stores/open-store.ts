@@ -12,6 +12,7 @@ export async function openStore(config: Config): Promise<Store> {
       url: db.url,
       schema: db.schema,
       poolTimeoutMs: db.pool_timeout_seconds * 1000,
+      queryTimeoutMs: db.query_timeout_seconds * 1000,
       retryMs: db.retry_ms,
       startupWaitMs: db.connect_timeout_seconds * 1000,
       keyCacheTtlMs: db.key_cache_ttl_seconds * 1000,

@@ -110,6 +110,17 @@ describe('connections terminated under the stores', () => {
     await store.close();
   });
 
+  it('bounds a query that gets no answer (database.query_timeout_seconds), and drops its connection', async () => {
+    const store = await PostgresStore.open({ url: db.url, schema: 'slow', queryTimeoutMs: 300, retryMs: 0 });
+    const started = Date.now();
+    const err = await store.db.query('SELECT pg_sleep(2)').catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(err).toBeInstanceOf(StoreUnavailableError);
+    expect((err as Error).message).toBe('The database is unavailable (no answer in time); retry shortly');
+    expect((await store.db.query<{ n: number }>('SELECT 1 AS n')).rows[0]?.n).toBe(1);
+    await store.close();
+  });
+
   it('gives up start-up after database.connect_timeout_seconds, naming the cause', async () => {
     const port = await freePort();
     const started = Date.now();

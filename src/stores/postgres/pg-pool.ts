@@ -8,6 +8,12 @@ export interface PgPoolOptions {
   max: number;
   /** Longest wait for a connection (pool full, or the server not answering); then the query fails. */
   connectTimeoutMs: number;
+  /**
+   * Longest wait for a query's answer (none when unset): a query on a connection whose peer
+   * vanished silently would otherwise wait for TCP to give up (many minutes). The pool drops the
+   * connection it timed out on.
+   */
+  queryTimeoutMs?: number | undefined;
   applicationName: string;
   status: DependencyStatus;
   /** A connection failed outside any query (e.g. the server restarted while it sat idle). */
@@ -26,6 +32,7 @@ export function openPgPool(options: PgPoolOptions): pg.Pool {
     connectionString: options.url,
     max: options.max,
     connectionTimeoutMillis: options.connectTimeoutMs,
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     application_name: options.applicationName,

@@ -32,6 +32,8 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
   /** Longest wait for a connection before a call fails with 1305 (database.pool_timeout_seconds). */
   poolTimeoutMs?: number;
+  /** Longest wait for a query's answer (database.query_timeout_seconds). */
+  queryTimeoutMs?: number;
   /** How long one call retries a transient fault (database.retry_ms). */
   retryMs?: number;
   /** How long start-up waits for the database to accept connections (database.connect_timeout_seconds). */
@@ -82,6 +84,7 @@ export class PostgresStore implements Store {
       schema,
       max: options.maxConnections ?? 10,
       connectTimeoutMs: poolTimeoutMs,
+      queryTimeoutMs: options.queryTimeoutMs,
       applicationName: 'gen-platform',
       status,
       onError: options.onIdleError ?? ((err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`)),
