@@ -52,7 +52,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
       const key = services.keys.checkedNow(request.headers.authorization);
       if (key !== undefined) {
         checkEndpoint(key);
-        const release = services.limiter.admitNow?.(key.id, key.limits);
+        const release = services.limiter.admitNow(key.id, key.limits);
         if (release !== undefined) {
           admitKey(request, reply, key, release);
           done();
