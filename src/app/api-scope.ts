@@ -128,15 +128,10 @@ class Context implements OperationContext<never> {
     readonly clientRequestId: string | undefined,
     readonly identity: ReplyIdentity,
     readonly services: PlatformServices,
-    readonly cancel: RequestCancel,
+    readonly signal: RequestCancel,
     readonly request: FastifyRequest,
     readonly reply: FastifyReply,
   ) {}
-
-  /** An AbortSignal costs an EventTarget: made only for the handlers that ask for one. */
-  get signal(): AbortSignal {
-    return this.cancel.signal;
-  }
 }
 
 async function runOperation(

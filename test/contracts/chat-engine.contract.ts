@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEngine, ChatRequest, ChatStreamPart } from '../../src/engines/chat/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
+import { RequestCancel } from '../../src/util/cancel-signal.js';
 
 export interface ChatEngineContractOptions {
   /** The engine passes upstream tool-call ids through instead of issuing `call_<24 hex>`. */
@@ -50,6 +51,18 @@ async function within(promise: Promise<unknown>, ms: number): Promise<'settled' 
     clearTimeout(timer);
   }
 }
+
+/** The two kinds of CancelSignal a caller passes: each has `signal` to pass and `abort()`. */
+export const CANCELLERS: [string, () => { signal: AbortSignal | RequestCancel; abort(reason?: unknown): void }][] = [
+  ['AbortSignal', () => new AbortController()],
+  [
+    'RequestCancel',
+    () => {
+      const cancel = new RequestCancel();
+      return { signal: cancel, abort: (reason?: unknown) => cancel.abort(reason) };
+    },
+  ],
+];
 
 /** Parts as two reads of one greedy reply must agree on: tool-call ids and usage may differ. */
 function comparable(parts: ChatStreamPart[]): unknown[] {
@@ -170,8 +183,10 @@ export function runChatEngineContract(
       if (finish?.type === 'finish') expect(finish.usage.promptTokens).toBe(counted);
     });
 
-    it('ends promptly when the signal aborts mid-generation', async () => {
-      const controller = new AbortController();
+    // The seam's one cancellation type is CancelSignal: the edge passes a RequestCancel, other
+    // callers an AbortSignal; an engine must honour both.
+    it.each(CANCELLERS)('ends promptly when the signal aborts mid-generation (%s)', async (_kind, make) => {
+      const controller = make();
       const iterator = context.engine.generate(request({ maxTokens: 512 }), controller.signal)[Symbol.asyncIterator]();
       const first = await iterator.next();
       expect(first.done).toBe(false);
