@@ -1,24 +1,79 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ApiError } from '../../errors/api-error.js';
+import { overloaded } from '../../errors/errors.js';
 import type { Store, UsageRecord, UsageWindow } from '../../stores/types.js';
+import { HEARTBEAT_MS } from './journal-files.js';
+import type { JournalSegment } from './journal-segment.js';
+import { PendingUsage } from './pending-usage.js';
+import { type JournalEntry, UsageJournal, type UsageJournalOptions } from './usage-journal.js';
+
+/** The error a reply gets instead of its last byte when its usage record could not be made durable. */
+export function usageNotRecorded(err: unknown): ApiError {
+  const reason = err instanceof Error ? err.message : String(err);
+  return overloaded(`The usage of this request could not be recorded (usage journal: ${reason}); retry later`, {
+    cause: err,
+    retryAfter: 5,
+  });
+}
 
 export interface UsageRecorderOptions {
+  /** Where records are made durable before their replies end; none: held in memory only (tests, tools). */
+  journal?: UsageJournalOptions | undefined;
   /** How long a record may wait to be written with others. */
   delayMs?: number;
   maxBatch?: number;
-  onError(err: unknown, records: number): void;
+  /** Records held in memory for the store; past it they stay in the journal only (`usage.max_queued`). */
+  maxQueued?: number;
+  /** First and longest wait between attempts to write to a failing store. */
+  retryMinMs?: number;
+  retryMaxMs?: number;
+  /** A failed attempt; the same records are tried again after `retryInMs`. */
+  onError(err: unknown, records: number, retryInMs: number): void;
+  /** A failed journal write (or fsync): the records are held in memory only, their replies refused. */
+  onJournalError?(err: unknown, records: number): void;
+}
+
+/** What `/metrics` shows of the recorder. */
+export interface UsageStats {
+  /** Records in memory waiting to be written to the store. */
+  queued: number;
+  /** Records past the memory cap, kept only in the journal until the store takes them. */
+  journalOnly: number;
+  /** Attempts to write records to the store that failed (each is retried). */
+  writeFailures: number;
+  /** Records whose journal write failed: held in memory only, and their replies refused (1305). */
+  journalFailures: number;
+  /** Records written to the store from a journal file (spilled, or left by a process that died). */
+  replayed: number;
 }
 
 /**
- * Writes usage records in batches: one transaction per batch instead of one per request, which
- * was the largest store cost on the request path. Records not yet written still count towards
- * usage windows (`pending`), so limits hold while they wait.
+ * Usage records, never lost: each is appended to the journal, and the reply that it accounts for
+ * waits for that (`record` returns the promise) before its last byte. Then the records go to the
+ * store in batches (one transaction per batch), a failing store is retried with a capped backoff,
+ * and what memory cannot hold stays in the journal until the store is back. At start-up, journals
+ * of processes that died are replayed (journal ids make a replay idempotent). Records not in the
+ * store yet still count towards usage windows (`pending`), so limits hold while they wait.
  */
 export class UsageRecorder {
-  private queue: UsageRecord[] = [];
-  private writing: UsageRecord[] = [];
+  private queue: JournalEntry[] = [];
+  private readonly waiting = new PendingUsage();
+  private readonly stats = { writeFailures: 0, journalFailures: 0, replayed: 0, journalOnly: 0 };
   private timer: NodeJS.Timeout | undefined = undefined;
-  private written: Promise<void> = Promise.resolve();
+  private running: Promise<void> | undefined = undefined;
+  /** Ends the backoff wait early (flush, close). */
+  private wake: (() => void) | undefined = undefined;
+  /** Flushes waiting for the queue to be written, or for a failed attempt. */
+  private flushes: (() => void)[] = [];
+  private failStreak = 0;
+  private closing = false;
+  private heartbeat: NodeJS.Timeout | undefined = undefined;
   private readonly delayMs: number;
   private readonly maxBatch: number;
+  private readonly maxQueued: number;
+  private readonly retryMinMs: number;
+  private readonly retryMaxMs: number;
+  private readonly journal: UsageJournal | undefined;
 
   constructor(
     private readonly store: Store,
@@ -26,51 +81,217 @@ export class UsageRecorder {
   ) {
     this.delayMs = options.delayMs ?? 50;
     this.maxBatch = options.maxBatch ?? 500;
+    this.maxQueued = options.maxQueued ?? 100_000;
+    this.retryMinMs = options.retryMinMs ?? 100;
+    this.retryMaxMs = options.retryMaxMs ?? 30_000;
+    this.journal = options.journal && new UsageJournal(options.journal, this.take);
   }
 
-  record(record: UsageRecord): void {
-    this.queue.push(record);
-    if (this.queue.length >= this.maxBatch) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.delayMs);
-      this.timer.unref();
-    }
+  /**
+   * Replays the journals that processes which are gone left behind (one attempt; on a failure they
+   * stay for the background writer), then keeps this process's journal alive and looks for orphans.
+   */
+  async start(): Promise<void> {
+    const journal = this.journal;
+    if (!journal) return;
+    if (journal.adoptOrphans() > 0) await this.replayAll(false);
+    this.schedule();
+    let ticks = 0;
+    this.heartbeat = setInterval(() => {
+      journal.heartbeat();
+      // Another process sharing the data directory may have died since.
+      if (++ticks % 6 === 0 && journal.adoptOrphans() > 0) this.schedule();
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
+
+  /**
+   * Records a reply's usage. Resolves when the record is durable in the journal (the reply may then
+   * end); undefined without a journal. Rejects with a 1305 when the journal cannot be written: the
+   * record is still kept (in memory), but the reply must not claim it is safe.
+   */
+  record(record: UsageRecord): Promise<void> | undefined {
+    this.waiting.add(record.keyId, record.createdAt);
+    if (!this.journal) {
+      this.take([{ record, segment: undefined }]);
+      return undefined;
+    }
+    return this.journal.append(record);
+  }
+
+  /** The journal's hand-over: a turn's records, durable (or failed, then in memory only). */
+  readonly take = (entries: JournalEntry[], err?: unknown): void => {
+    if (err !== undefined) {
+      this.stats.journalFailures += entries.length;
+      this.options.onJournalError?.(err, entries.length);
+    }
+    for (const entry of entries) {
+      const { segment } = entry;
+      if (segment !== undefined && this.queue.length >= this.maxQueued) {
+        this.journal?.spill({ record: entry.record, segment });
+        this.stats.journalOnly++;
+      } else this.queue.push(entry);
+    }
+    this.schedule();
+  };
 
   /** Records waiting to be written (for metrics). */
   get queued(): number {
-    return this.queue.length + this.writing.length;
+    return this.queue.length;
+  }
+
+  usageStats(): UsageStats {
+    return { queued: this.queue.length, ...this.stats };
   }
 
   /** The key's records since a time that are not in the store yet. */
   pending(keyId: string, since: number): UsageWindow {
-    let count = 0;
-    let oldest: number | undefined;
-    for (const r of [...this.writing, ...this.queue]) {
-      if (r.keyId !== keyId || r.createdAt < since) continue;
-      count++;
-      if (oldest === undefined || r.createdAt < oldest) oldest = r.createdAt;
-    }
-    return { count, oldest };
+    return this.waiting.window(keyId, since);
   }
 
-  /** Writes what is queued; resolves when everything recorded so far is in the store. */
-  flush(): Promise<void> {
+  /**
+   * Writes what is queued now. Resolves once it is in the store, or after an attempt that failed
+   * (the records stay queued and are retried): a reader of the store never waits out an outage.
+   */
+  async flush(): Promise<void> {
+    await this.journal?.settled();
+    if (this.queue.length === 0 && this.running === undefined) return;
+    const done = new Promise<void>((resolve) => this.flushes.push(resolve));
+    this.kick();
+    return done;
+  }
+
+  /**
+   * One last attempt to write what is queued; what the store does not take stays in the journal
+   * for the next start (records of a failed journal write are then lost, and said so).
+   */
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.flush();
+    this.closing = true;
+    this.wake?.();
+    clearTimeout(this.timer);
+    await this.running;
+    const unjournaled = this.queue.filter((e) => e.segment === undefined).length;
+    if (unjournaled > 0 && this.journal) {
+      this.options.onError(
+        new Error('usage records lost at shutdown (the journal could not be written)'),
+        unjournaled,
+        0,
+      );
+    }
+    this.journal?.close();
+  }
+
+  private schedule(): void {
+    if (this.running !== undefined || this.closing) return;
+    if (this.queue.length >= this.maxBatch) this.kick();
+    else if (this.timer === undefined && (this.queue.length > 0 || this.hasReplay())) {
+      this.timer = setTimeout(() => this.kick(), this.delayMs);
+      this.timer.unref();
+    }
+  }
+
+  private kick(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.queue.length === 0) return this.written;
-    const batch = this.queue;
-    this.queue = [];
-    this.written = this.written.then(async () => {
-      this.writing = batch;
-      try {
-        await this.store.recordUsage(batch);
-      } catch (err) {
-        this.options.onError(err, batch.length);
-      } finally {
-        this.writing = [];
-      }
+    if (this.running !== undefined) {
+      this.wake?.();
+      return;
+    }
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      this.settleFlushes();
+      this.schedule();
     });
-    return this.written;
+  }
+
+  /** Writes the queue in batches, then the journal segments that must be read back. */
+  private async run(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, this.maxBatch);
+      if (
+        !(await this.write(
+          batch.map((e) => e.record),
+          true,
+        ))
+      )
+        return;
+      this.queue.splice(0, batch.length);
+      for (const e of batch) this.waiting.remove(e.record.keyId, e.record.createdAt);
+      this.journal?.stored(batch);
+      // A large backlog is written a batch per turn, not in one block of the event loop.
+      if (this.queue.length > 0) await nextTurn();
+    }
+    this.settleFlushes();
+    await this.replayAll(true);
+  }
+
+  private hasReplay(): boolean {
+    return this.journal !== undefined && this.journal.toReplay().length > 0;
+  }
+
+  private async replayAll(retry: boolean): Promise<void> {
+    for (const segment of this.journal?.toReplay() ?? []) {
+      if (!(await this.replay(segment, retry))) return;
+      // New records came meanwhile: memory first, the next segment after.
+      if (this.queue.length > 0) return;
+    }
+  }
+
+  private async replay(segment: JournalSegment, retry: boolean): Promise<boolean> {
+    const journal = this.journal!;
+    const records = journal.read(segment);
+    for (let i = 0; i < records.length; i += this.maxBatch) {
+      if (!(await this.write(records.slice(i, i + this.maxBatch), retry))) return false;
+      await nextTurn();
+    }
+    this.stats.replayed += records.length;
+    this.stats.journalOnly -= segment.spilled;
+    for (const [keyId, times] of segment.spilledAt) for (const t of times) this.waiting.remove(keyId, t);
+    journal.replayed(segment);
+    return true;
+  }
+
+  /** Writes one batch, trying again with a growing wait until the store takes it (or closing). */
+  private async write(records: UsageRecord[], retry: boolean): Promise<boolean> {
+    for (;;) {
+      try {
+        await this.store.recordUsage(records);
+        this.failStreak = 0;
+        return true;
+      } catch (err) {
+        this.stats.writeFailures++;
+        const wait = Math.min(this.retryMaxMs, this.retryMinMs * 2 ** Math.min(this.failStreak++, 20));
+        // ±20 %: processes that lost the same database do not all come back in step.
+        const jittered = Math.round(wait * (0.8 + Math.random() * 0.4));
+        this.options.onError(err, records.length, jittered);
+        this.settleFlushes();
+        if (!retry || this.closing) return false;
+        await this.sleep(jittered);
+        if (this.closing) return false;
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
+  }
+
+  private settleFlushes(): void {
+    const waiting = this.flushes;
+    this.flushes = [];
+    for (const resolve of waiting) resolve();
   }
 }

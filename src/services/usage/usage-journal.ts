@@ -1,0 +1,253 @@
+import { readFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import type { UsageRecord } from '../../stores/types.js';
+import { ensurePrivateDir } from '../../util/private-files.js';
+import { currentOwner, type JournalOwner, orphanSegments, segmentFileName } from './journal-files.js';
+import { decodeLines, encodeRecord } from './journal-lines.js';
+import { JournalSegment } from './journal-segment.js';
+
+export type JournalSync = 'write' | 'fsync';
+
+export interface UsageJournalOptions {
+  dir: string;
+  /** `write`: in the operating system before the promise resolves; `fsync`: on the disk. */
+  sync: JournalSync;
+  /** A segment past this size takes no more records (it goes once they are all stored). */
+  segmentBytes?: number;
+}
+
+/** A record, and the journal segment it is in (to count it stored or spilled); none if its write failed. */
+export interface JournalEntry {
+  record: UsageRecord;
+  segment: JournalSegment | undefined;
+}
+
+interface Group {
+  lines: string;
+  /** Where it was written. */
+  segment: JournalSegment | undefined;
+  entries: JournalEntry[];
+  promise: Promise<void>;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+const SEGMENT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The usage journal of this process: records appended to a private file before their replies end.
+ * The records of one event-loop turn go out in one write (and, with `fsync`, one fsync for every
+ * turn written while the previous fsync ran): the replies ending in that turn wait on it together.
+ * A segment is emptied once all its records are in the store, and replaced by a new one when it
+ * grows past `segmentBytes` while some are not.
+ */
+export class UsageJournal {
+  readonly owner: JournalOwner = currentOwner();
+  private active: JournalSegment;
+  /** Segments that take no more records, until their records are in the store. */
+  private readonly sealed = new Set<JournalSegment>();
+  private next = 0;
+  private seq = 0;
+  private group: Group | undefined = undefined;
+  /** Turns written and waiting for an fsync (`fsync` only), and whether one runs. */
+  private unsynced: Group[] = [];
+  private syncing = false;
+  private readonly segmentBytes: number;
+
+  constructor(
+    private readonly options: UsageJournalOptions,
+    /**
+     * Called with each turn's records once they are durable, in order, and also when the journal
+     * failed them (their promise rejects): a record is never dropped, it is then held in memory only.
+     */
+    private readonly handOver: (entries: JournalEntry[], err?: unknown) => void,
+  ) {
+    ensurePrivateDir(options.dir);
+    this.segmentBytes = options.segmentBytes ?? SEGMENT_BYTES;
+    this.active = this.newSegment();
+  }
+
+  /** Gives the record its journal id and resolves when it is durable; the turn's records share one promise. */
+  append(record: UsageRecord): Promise<void> {
+    record.journalId = `${this.owner.tag}.${++this.seq}`;
+    let group = this.group;
+    if (group === undefined) {
+      group = this.openGroup();
+      setImmediate(writeTurn, this);
+    }
+    group.lines += encodeRecord(record);
+    group.entries.push({ record, segment: undefined });
+    return group.promise;
+  }
+
+  /** Records of the journal now in the store: a segment whose records all are is emptied or removed. */
+  stored(entries: readonly JournalEntry[]): void {
+    const touched = new Set<JournalSegment>();
+    for (const { segment } of entries) {
+      if (segment === undefined) continue;
+      segment.stored++;
+      touched.add(segment);
+    }
+    for (const segment of touched) this.release(segment);
+  }
+
+  /** A record that memory cannot hold: it stays in its segment only, to be read back from there. */
+  spill(entry: JournalEntry & { segment: JournalSegment }): void {
+    const { segment, record } = entry;
+    segment.spilled++;
+    segment.replay = true;
+    const times = segment.spilledAt.get(record.keyId);
+    if (times) times.push(record.createdAt);
+    else segment.spilledAt.set(record.keyId, [record.createdAt]);
+  }
+
+  /** Segments whose records must be read back, oldest first; the active one is sealed first if it is one. */
+  toReplay(): JournalSegment[] {
+    if (this.active.replay) this.rotate();
+    return [...this.sealed].filter((s) => s.replay);
+  }
+
+  /** The records of a segment to replay (bounded by the segment size). */
+  read(segment: JournalSegment): UsageRecord[] {
+    return decodeLines(readFileSync(segment.file, 'utf8')).records;
+  }
+
+  /** A replayed segment: all its records are in the store. */
+  replayed(segment: JournalSegment): void {
+    this.sealed.delete(segment);
+    segment.remove();
+  }
+
+  /**
+   * Takes over the segments of processes that are gone, renamed as sealed segments of this one (a
+   * rename is atomic: two processes cannot both take one). Returns how many were taken.
+   */
+  adoptOrphans(): number {
+    let adopted = 0;
+    for (const name of orphanSegments(this.options.dir, this.owner)) {
+      const file = path.join(this.options.dir, segmentFileName(this.owner, this.next++));
+      try {
+        renameSync(path.join(this.options.dir, name), file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // another process took it
+        throw err;
+      }
+      const segment = new JournalSegment(file);
+      segment.sealed = true;
+      segment.replay = true;
+      this.sealed.add(segment);
+      adopted++;
+    }
+    return adopted;
+  }
+
+  /** Marks this process's segments as alive (see journal-files.ts). */
+  heartbeat(now = new Date()): void {
+    this.active.touch(now);
+    for (const s of this.sealed) s.touch(now);
+  }
+
+  /** Resolves once the records appended so far are durable (or failed). */
+  settled(): Promise<void> {
+    const waits = [this.group, ...this.unsynced].map((g) => g?.promise.catch(() => {}));
+    return Promise.all(waits).then(() => undefined);
+  }
+
+  /** Closes the files; records not in the store stay in them, for the next start to replay. */
+  close(): void {
+    this.active.close();
+    for (const s of this.sealed) s.close();
+  }
+
+  /** The turn is over: its records go out in one write. */
+  writeTurn(): void {
+    const group = this.group;
+    this.group = undefined;
+    if (group === undefined) return;
+    const segment = this.active;
+    try {
+      segment.append(group.lines);
+    } catch (err) {
+      this.failed(group, err);
+      return;
+    }
+    segment.written += group.entries.length;
+    group.segment = segment;
+    for (const e of group.entries) e.segment = segment;
+    if (this.options.sync === 'write') this.durable(group);
+    else {
+      this.unsynced.push(group);
+      this.syncNext();
+    }
+    if (this.active.size >= this.segmentBytes) this.rotate();
+  }
+
+  /** One fsync for every turn written since the last one began (group commit). */
+  private syncNext(): void {
+    if (this.syncing || this.unsynced.length === 0) return;
+    const groups = this.unsynced;
+    this.unsynced = [];
+    this.syncing = true;
+    const segments = new Set<JournalSegment>();
+    for (const g of groups) if (g.segment) segments.add(g.segment);
+    Promise.all([...segments].map((s) => s.sync())).then(
+      () => {
+        this.syncing = false;
+        for (const g of groups) this.durable(g);
+        this.syncNext();
+      },
+      (err: unknown) => {
+        // Written but perhaps not on the disk: the records stay counted in their segment.
+        this.syncing = false;
+        for (const g of groups) this.failed(g, err);
+        this.syncNext();
+      },
+    );
+  }
+
+  private durable(group: Group): void {
+    this.handOver(group.entries);
+    group.resolve();
+  }
+
+  private failed(group: Group, err: unknown): void {
+    this.handOver(group.entries, err);
+    group.reject(err);
+  }
+
+  private release(segment: JournalSegment): void {
+    if (segment.replay || segment.stored < segment.written) return;
+    if (segment === this.active) {
+      if (segment.size > 0) segment.truncate();
+    } else if (this.sealed.delete(segment)) segment.remove();
+  }
+
+  private rotate(): void {
+    const old = this.active;
+    old.sealed = true;
+    this.sealed.add(old);
+    this.active = this.newSegment();
+    this.release(old);
+  }
+
+  private newSegment(): JournalSegment {
+    return new JournalSegment(path.join(this.options.dir, segmentFileName(this.owner, this.next++)));
+  }
+
+  private openGroup(): Group {
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A failed turn is reported to each reply that waits on it; none may be an unhandled rejection.
+    promise.catch(() => {});
+    this.group = { lines: '', segment: undefined, entries: [], promise, resolve, reject };
+    return this.group;
+  }
+}
+
+function writeTurn(journal: UsageJournal): void {
+  journal.writeTurn();
+}
