@@ -153,10 +153,15 @@ export class UsageJournal {
     return Promise.all(waits).then(() => undefined);
   }
 
-  /** Closes the files; records not in the store stay in them, for the next start to replay. */
+  /**
+   * Closes the files: those whose records are all in the store are removed, the others stay for
+   * the next start (of any process on this data directory) to replay.
+   */
   close(): void {
-    this.active.close();
-    for (const s of this.sealed) s.close();
+    for (const s of [this.active, ...this.sealed]) {
+      if (!s.replay && s.stored >= s.written) s.remove();
+      else s.close();
+    }
   }
 
   /** The turn is over: its records go out in one write. */

@@ -92,19 +92,31 @@ describe('UsageJournal', () => {
   });
 
   it('with fsync: one fsync for the turns written while the previous one ran (group commit)', async () => {
-    const sync = vi.spyOn(JournalSegment.prototype, 'sync');
+    const releases: (() => void)[] = [];
+    const sync = vi
+      .spyOn(JournalSegment.prototype, 'sync')
+      .mockImplementation(() => new Promise<void>((resolve) => releases.push(resolve)));
     const { journal } = open({ sync: 'fsync' });
-    const first = journal.append(record('k', 1));
+    let durable = 0;
+    const first = journal.append(record('k', 1)).then(() => durable++);
     await nextTurn();
-    // The first turn's fsync is running: the next three turns wait for one more.
-    const later: Promise<void>[] = [];
+    expect(sync).toHaveBeenCalledTimes(1);
+    // The first turn's fsync is running: the next three turns are written and wait for one more.
+    const later: Promise<unknown>[] = [];
     for (let turn = 0; turn < 3; turn++) {
-      later.push(journal.append(record('k', 10 + turn)));
+      later.push(journal.append(record('k', 10 + turn)).then(() => durable++));
       await nextTurn();
     }
-    await Promise.all([first, ...later]);
-    expect(sync.mock.calls.length).toBeLessThanOrEqual(2);
     expect(decodeLines(contents()[0]!).records).toHaveLength(4);
+    expect(durable).toBe(0);
+    releases[0]!();
+    await first;
+    expect(durable).toBe(1);
+    expect(sync).toHaveBeenCalledTimes(2);
+    releases[1]!();
+    await Promise.all(later);
+    expect(durable).toBe(4);
+    expect(sync).toHaveBeenCalledTimes(2);
     journal.close();
   });
 
