@@ -43,15 +43,23 @@ export function trackRequest(
   });
 }
 
+/**
+ * A field of the client's body as the record keeps it. A refused request's body was not validated:
+ * a NUL or a megabyte here would be refused by the store (PostgreSQL text takes no NUL) on every
+ * retry, holding up every record behind it, so only what a valid request could carry is kept.
+ */
+function clientText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length <= 64 && !value.includes('\0') ? value : undefined;
+}
+
 function usageRecord(request: FastifyRequest, status: number, started: number) {
   const { usage } = request;
   const body = request.body as Record<string, unknown> | undefined;
-  const requestId = body?.['request_id'];
   return {
     keyId: request.apiKey!.id,
     operation: request.routeOptions.config.operation ?? 'unknown',
-    model: usage.model ?? (typeof body?.['model'] === 'string' ? body['model'] : undefined),
-    requestId: typeof requestId === 'string' ? requestId : undefined,
+    model: clientText(usage.model ?? body?.['model']),
+    requestId: clientText(body?.['request_id']),
     promptTokens: usage.promptTokens ?? 0,
     completionTokens: usage.completionTokens ?? 0,
     status,

@@ -90,6 +90,22 @@ describe('a reply ends only once its usage record is durable', () => {
     );
   });
 
+  it("a refused request's unvalidated model and request_id are kept only if a valid one could carry them", async () => {
+    const key = await t.newKey();
+    const keyId = key.split('.')[0]!;
+    const body = {
+      model: 'gen\u00004.6',
+      request_id: 'r'.repeat(100_000),
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    expect((await t.post('/paas/v4/chat/completions', body, key)).status).toBe(400);
+    await t.services.usage.flush();
+    const rows = (t.services.store as SqliteStore).db
+      .prepare('SELECT model, request_id FROM usage_records WHERE key_id = ?')
+      .all(keyId);
+    expect(rows).toEqual([{ model: null, request_id: null }]);
+  });
+
   it('when the journal cannot be written: JSON is 503 1305 with Retry-After, a stream is cut before [DONE]; the records are kept', async () => {
     const keyId = t.key.split('.')[0]!;
     await t.services.usage.flush();

@@ -52,6 +52,7 @@ export class UsageJournal {
   /** Turns written and waiting for an fsync (`fsync` only), and whether one runs. */
   private unsynced: Group[] = [];
   private syncing = false;
+  private syncingNow: JournalSegment[] = [];
   private readonly segmentBytes: number;
 
   constructor(
@@ -101,10 +102,14 @@ export class UsageJournal {
     else segment.spilledAt.set(record.keyId, [record.createdAt]);
   }
 
-  /** Segments whose records must be read back, oldest first; the active one is sealed first if it is one. */
+  /**
+   * Segments whose records must be read back, oldest first; the active one is sealed first if it is
+   * one. Not while an fsync of theirs runs: its records must be handed over before the file goes.
+   */
   toReplay(): JournalSegment[] {
     if (this.active.replay) this.rotate();
-    return [...this.sealed].filter((s) => s.replay);
+    const syncing = new Set<JournalSegment | undefined>([...this.syncingNow, ...this.unsynced.map((g) => g.segment)]);
+    return [...this.sealed].filter((s) => s.replay && !syncing.has(s));
   }
 
   /** The records of a segment to replay (bounded by the segment size). */
@@ -195,15 +200,18 @@ export class UsageJournal {
     this.syncing = true;
     const segments = new Set<JournalSegment>();
     for (const g of groups) if (g.segment) segments.add(g.segment);
-    Promise.all([...segments].map((s) => s.sync())).then(
+    this.syncingNow = [...segments];
+    Promise.all(this.syncingNow.map((s) => s.sync())).then(
       () => {
         this.syncing = false;
+        this.syncingNow = [];
         for (const g of groups) this.durable(g);
         this.syncNext();
       },
       (err: unknown) => {
         // Written but perhaps not on the disk: the records stay counted in their segment.
         this.syncing = false;
+        this.syncingNow = [];
         for (const g of groups) this.failed(g, err);
         this.syncNext();
       },

@@ -210,13 +210,8 @@ export class UsageRecorder {
   private async run(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.maxBatch);
-      if (
-        !(await this.write(
-          batch.map((e) => e.record),
-          true,
-        ))
-      )
-        return;
+      const records = batch.map((e) => e.record);
+      if (!(await this.write(records, true))) return;
       this.queue.splice(0, batch.length);
       for (const e of batch) this.waiting.remove(e.record.keyId, e.record.createdAt);
       this.journal?.stored(batch);
