@@ -10,7 +10,7 @@ export type JournalSync = 'write' | 'fsync';
 
 export interface UsageJournalOptions {
   dir: string;
-  /** `write`: in the operating system before the promise resolves; `fsync`: on the disk. */
+  /** `write`: in the operating system when `append` returns; `fsync`: on the disk when its promise resolves. */
   sync: JournalSync;
   /** A segment past this size takes no more records (it goes once they are all stored). */
   segmentBytes?: number;
@@ -22,10 +22,8 @@ export interface JournalEntry {
   segment: JournalSegment | undefined;
 }
 
+/** Records written and waiting together for one fsync. */
 interface Group {
-  lines: string;
-  /** Where it was written. */
-  segment: JournalSegment | undefined;
   entries: JournalEntry[];
   promise: Promise<void>;
   resolve(): void;
@@ -36,8 +34,10 @@ const SEGMENT_BYTES = 4 * 1024 * 1024;
 
 /**
  * The usage journal of this process: records appended to a private file before their replies end.
- * The records of one event-loop turn go out in one write (and, with `fsync`, one fsync for every
- * turn written while the previous fsync ran): the replies ending in that turn wait on it together.
+ * Each record is written at once, in the call (a write to the page cache, a few µs: deferring it to
+ * the end of the turn to share one write cost a reply more latency than the write itself, measured
+ * in docs/benchmarks.md). With `fsync` the flush to the disk is shared (group commit): one fsync
+ * runs at a time, and the records written meanwhile wait together for the next one.
  * A segment is emptied once all its records are in the store, and replaced by a new one when it
  * grows past `segmentBytes` while some are not.
  */
@@ -48,10 +48,10 @@ export class UsageJournal {
   private readonly sealed = new Set<JournalSegment>();
   private next = 0;
   private seq = 0;
+  /** Records written and waiting for the next fsync (`fsync` only). */
   private group: Group | undefined = undefined;
-  /** Turns written and waiting for an fsync (`fsync` only), and whether one runs. */
-  private unsynced: Group[] = [];
-  private syncing = false;
+  /** The fsync running, and the segments it flushes. */
+  private syncing: Promise<void> | undefined = undefined;
   private syncingNow: JournalSegment[] = [];
   private readonly segmentBytes: number;
 
@@ -68,16 +68,31 @@ export class UsageJournal {
     this.active = this.newSegment();
   }
 
-  /** Gives the record its journal id and resolves when it is durable; the turn's records share one promise. */
-  append(record: UsageRecord): Promise<void> {
+  /**
+   * Gives the record its journal id and writes it. With `write` it is durable when this returns
+   * (undefined); with `fsync` the promise resolves once it is on the disk (shared by the records
+   * of one fsync). A failed write is a rejected promise, the record handed over all the same.
+   */
+  append(record: UsageRecord): Promise<void> | undefined {
     record.journalId = `${this.owner.tag}.${++this.seq}`;
-    let group = this.group;
-    if (group === undefined) {
-      group = this.openGroup();
-      setImmediate(writeTurn, this);
+    const segment = this.active;
+    const entry: JournalEntry = { record, segment: undefined };
+    try {
+      segment.append(encodeRecord(record));
+    } catch (err) {
+      this.handOver([entry], err);
+      return rejected(err);
     }
-    group.lines += encodeRecord(record);
-    group.entries.push({ record, segment: undefined });
+    segment.written++;
+    entry.segment = segment;
+    if (segment.size >= this.segmentBytes) this.rotate();
+    if (this.options.sync === 'write') {
+      this.handOver([entry]);
+      return undefined;
+    }
+    const group = this.group ?? this.openGroup();
+    group.entries.push(entry);
+    this.syncNext();
     return group.promise;
   }
 
@@ -108,7 +123,10 @@ export class UsageJournal {
    */
   toReplay(): JournalSegment[] {
     if (this.active.replay) this.rotate();
-    const syncing = new Set<JournalSegment | undefined>([...this.syncingNow, ...this.unsynced.map((g) => g.segment)]);
+    const syncing = new Set<JournalSegment | undefined>([
+      ...this.syncingNow,
+      ...(this.group?.entries.map((e) => e.segment) ?? []),
+    ]);
     return [...this.sealed].filter((s) => s.replay && !syncing.has(s));
   }
 
@@ -153,9 +171,9 @@ export class UsageJournal {
   }
 
   /** Resolves once the records appended so far are durable (or failed). */
-  settled(): Promise<void> {
-    const waits = [this.group, ...this.unsynced].map((g) => g?.promise.catch(() => {}));
-    return Promise.all(waits).then(() => undefined);
+  async settled(): Promise<void> {
+    await this.syncing;
+    await this.group?.promise.catch(() => {});
   }
 
   /**
@@ -169,53 +187,27 @@ export class UsageJournal {
     }
   }
 
-  /** The turn is over: its records go out in one write. */
-  writeTurn(): void {
+  /** One fsync for every record written since the last one began (group commit). */
+  private syncNext(): void {
     const group = this.group;
+    if (this.syncing !== undefined || group === undefined) return;
     this.group = undefined;
-    if (group === undefined) return;
-    const segment = this.active;
-    try {
-      segment.append(group.lines);
-    } catch (err) {
-      this.failed(group, err);
-      return;
-    }
-    segment.written += group.entries.length;
-    group.segment = segment;
-    for (const e of group.entries) e.segment = segment;
-    if (this.options.sync === 'write') this.durable(group);
-    else {
-      this.unsynced.push(group);
-      this.syncNext();
-    }
-    if (this.active.size >= this.segmentBytes) this.rotate();
+    const segments = new Set<JournalSegment>();
+    for (const e of group.entries) if (e.segment) segments.add(e.segment);
+    this.syncingNow = [...segments];
+    this.syncing = Promise.all(this.syncingNow.map((s) => s.sync())).then(
+      () => this.synced(group, undefined),
+      // Written but perhaps not on the disk: the records stay counted in their segment.
+      (err: unknown) => this.synced(group, err ?? new Error('fsync failed')),
+    );
   }
 
-  /** One fsync for every turn written since the last one began (group commit). */
-  private syncNext(): void {
-    if (this.syncing || this.unsynced.length === 0) return;
-    const groups = this.unsynced;
-    this.unsynced = [];
-    this.syncing = true;
-    const segments = new Set<JournalSegment>();
-    for (const g of groups) if (g.segment) segments.add(g.segment);
-    this.syncingNow = [...segments];
-    Promise.all(this.syncingNow.map((s) => s.sync())).then(
-      () => {
-        this.syncing = false;
-        this.syncingNow = [];
-        for (const g of groups) this.durable(g);
-        this.syncNext();
-      },
-      (err: unknown) => {
-        // Written but perhaps not on the disk: the records stay counted in their segment.
-        this.syncing = false;
-        this.syncingNow = [];
-        for (const g of groups) this.failed(g, err);
-        this.syncNext();
-      },
-    );
+  private synced(group: Group, err: unknown): void {
+    this.syncing = undefined;
+    this.syncingNow = [];
+    if (err === undefined) this.durable(group);
+    else this.failed(group, err);
+    this.syncNext();
   }
 
   private durable(group: Group): void {
@@ -254,13 +246,15 @@ export class UsageJournal {
       resolve = res;
       reject = rej;
     });
-    // A failed turn is reported to each reply that waits on it; none may be an unhandled rejection.
+    // A failed fsync is reported to each reply that waits on it; none may be an unhandled rejection.
     promise.catch(() => {});
-    this.group = { lines: '', segment: undefined, entries: [], promise, resolve, reject };
+    this.group = { entries: [], promise, resolve, reject };
     return this.group;
   }
 }
 
-function writeTurn(journal: UsageJournal): void {
-  journal.writeTurn();
+function rejected(err: unknown): Promise<void> {
+  const promise = Promise.reject(err);
+  promise.catch(() => {});
+  return promise;
 }
