@@ -52,6 +52,12 @@ function clientText(value: unknown): string | undefined {
   return typeof value === 'string' && value.length <= 64 && !value.includes('\0') ? value : undefined;
 }
 
+/** Token counts can come from an upstream engine: a whole number the store's integer column takes. */
+function tokenCount(n: number | undefined): number {
+  if (n === undefined || !Number.isFinite(n)) return 0;
+  return Math.min(2 ** 31 - 1, Math.max(0, Math.round(n)));
+}
+
 function usageRecord(request: FastifyRequest, status: number, started: number) {
   const { usage } = request;
   const body = request.body as Record<string, unknown> | undefined;
@@ -60,8 +66,8 @@ function usageRecord(request: FastifyRequest, status: number, started: number) {
     operation: request.routeOptions.config.operation ?? 'unknown',
     model: clientText(usage.model ?? body?.['model']),
     requestId: clientText(body?.['request_id']),
-    promptTokens: usage.promptTokens ?? 0,
-    completionTokens: usage.completionTokens ?? 0,
+    promptTokens: tokenCount(usage.promptTokens),
+    completionTokens: tokenCount(usage.completionTokens),
     status,
     latencyMs: performance.now() - started,
     createdAt: Date.now(),

@@ -101,6 +101,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
         failureFields(err, log),
         `${n} usage records could not be written to the store; kept in the journal, tried again in ${retryInMs} ms`,
       ),
+    onRefused: (err, n, file) =>
+      log.error({ err }, `the store refuses ${n} usage records whatever happens; set aside in ${file ?? 'the log'}`),
     onJournalError: (err, n) =>
       log.error(
         { err },

@@ -137,6 +137,11 @@ export class PlatformMetrics implements GenerationTimings {
       (s) => s.journalFailures,
     );
     counter(
+      'gen_platform_usage_records_refused_total',
+      'Usage records the store refused for good while it took others (a value out of range): set aside in a file beside the usage journal.',
+      (s) => s.setAside,
+    );
+    counter(
       'gen_platform_usage_records_replayed_total',
       'Usage records written to the store from a journal file (past the memory cap, or left by a process that died).',
       (s) => s.replayed,

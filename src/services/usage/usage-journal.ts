@@ -1,4 +1,4 @@
-import { readFileSync, renameSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { UsageRecord } from '../../stores/types.js';
 import { ensurePrivateDir } from '../../util/private-files.js';
@@ -162,6 +162,16 @@ export class UsageJournal {
       adopted++;
     }
     return adopted;
+  }
+
+  /**
+   * Keeps records the store refuses for good, one JSON line each, in a file that is never replayed
+   * (`usage-refused-<tag>.jsonl`, for an operator to look at); returns its path.
+   */
+  setAside(records: readonly UsageRecord[]): string {
+    const file = path.join(this.options.dir, `usage-refused-${this.owner.tag}.jsonl`);
+    appendFileSync(file, records.map(encodeRecord).join(''), { mode: 0o600 });
+    return file;
   }
 
   /** Marks this process's segments as alive (see journal-files.ts). */

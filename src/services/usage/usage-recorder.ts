@@ -31,6 +31,8 @@ export interface UsageRecorderOptions {
   onError(err: unknown, records: number, retryInMs: number): void;
   /** A failed journal write (or fsync): the records are held in memory only, their replies refused. */
   onJournalError?(err: unknown, records: number): void;
+  /** Records the store refuses for good (see `isolate`), set aside in `file`. */
+  onRefused?(err: unknown, records: number, file: string | undefined): void;
 }
 
 /** What `/metrics` shows of the recorder. */
@@ -45,7 +47,12 @@ export interface UsageStats {
   journalFailures: number;
   /** Records written to the store from a journal file (spilled, or left by a process that died). */
   replayed: number;
+  /** Records the store refused for good while it took others: kept in a file beside the journal. */
+  setAside: number;
 }
+
+/** After this many failed attempts in a row a batch is written one record at a time (`isolate`). */
+const ISOLATE_AFTER = 5;
 
 /**
  * Usage records, never lost: each is appended to the journal, and the reply that it accounts for
@@ -58,7 +65,7 @@ export interface UsageStats {
 export class UsageRecorder {
   private queue: JournalEntry[] = [];
   private readonly waiting = new PendingUsage();
-  private readonly stats = { writeFailures: 0, journalFailures: 0, replayed: 0, journalOnly: 0 };
+  private readonly stats = { writeFailures: 0, journalFailures: 0, replayed: 0, journalOnly: 0, setAside: 0 };
   private timer: NodeJS.Timeout | undefined = undefined;
   private running: Promise<void> | undefined = undefined;
   /** Ends the backoff wait early (flush, close). */
@@ -66,6 +73,8 @@ export class UsageRecorder {
   /** Flushes waiting for the queue to be written, or for a failed attempt. */
   private flushes: (() => void)[] = [];
   private failStreak = 0;
+  /** The wait announced with the last failure. */
+  private waitMs = 0;
   private closing = false;
   private heartbeat: NodeJS.Timeout | undefined = undefined;
   private readonly delayMs: number;
@@ -209,9 +218,13 @@ export class UsageRecorder {
   /** Writes the queue in batches, then the journal segments that must be read back. */
   private async run(): Promise<void> {
     while (this.queue.length > 0) {
+      // Made afresh at each attempt: records that came during a wait join a batch that failed,
+      // so that one the store refuses for good is never alone (see `isolate`).
       const batch = this.queue.slice(0, this.maxBatch);
-      const records = batch.map((e) => e.record);
-      if (!(await this.write(records, true))) return;
+      if (!(await this.attempt(batch.map((e) => e.record)))) {
+        if (!(await this.backOff())) return;
+        continue;
+      }
       this.queue.splice(0, batch.length);
       for (const e of batch) this.waiting.remove(e.record.keyId, e.record.createdAt);
       this.journal?.stored(batch);
@@ -238,7 +251,9 @@ export class UsageRecorder {
     const journal = this.journal!;
     const records = journal.read(segment);
     for (let i = 0; i < records.length; i += this.maxBatch) {
-      if (!(await this.write(records.slice(i, i + this.maxBatch), retry))) return false;
+      while (!(await this.attempt(records.slice(i, i + this.maxBatch)))) {
+        if (!retry || !(await this.backOff())) return false;
+      }
       await nextTurn();
     }
     this.stats.replayed += records.length;
@@ -248,25 +263,64 @@ export class UsageRecorder {
     return true;
   }
 
-  /** Writes one batch, trying again with a growing wait until the store takes it (or closing). */
-  private async write(records: UsageRecord[], retry: boolean): Promise<boolean> {
-    for (;;) {
+  /**
+   * One attempt to write a batch: true once it is in the store (or, after repeated failures, its
+   * records have been written one by one and those the store refuses for good set aside).
+   */
+  private async attempt(records: UsageRecord[]): Promise<boolean> {
+    try {
+      await this.store.recordUsage(records);
+      this.failStreak = 0;
+      return true;
+    } catch (err) {
+      this.stats.writeFailures++;
+      this.failStreak++;
+      this.options.onError(err, records.length, this.nextWait());
+      this.settleFlushes();
+      return this.failStreak % ISOLATE_AFTER === 0 && (await this.isolate(records));
+    }
+  }
+
+  /**
+   * A batch that keeps failing may hold a record the store refuses whatever happens (a value out
+   * of a column's range): all or none would then hold up every record behind it for ever. Written
+   * one by one: when some go in and others do not, the store is up and those are set aside, in a
+   * file next to the journal (never dropped, never retried), and logged. None going in: the store
+   * is down, the batch waits.
+   */
+  private async isolate(records: UsageRecord[]): Promise<boolean> {
+    if (records.length < 2) return false;
+    const refused: { record: UsageRecord; err: unknown }[] = [];
+    for (const record of records) {
       try {
-        await this.store.recordUsage(records);
-        this.failStreak = 0;
-        return true;
+        await this.store.recordUsage([record]);
       } catch (err) {
-        this.stats.writeFailures++;
-        const wait = Math.min(this.retryMaxMs, this.retryMinMs * 2 ** Math.min(this.failStreak++, 20));
-        // ±20 %: processes that lost the same database do not all come back in step.
-        const jittered = Math.round(wait * (0.8 + Math.random() * 0.4));
-        this.options.onError(err, records.length, jittered);
-        this.settleFlushes();
-        if (!retry || this.closing) return false;
-        await this.sleep(jittered);
-        if (this.closing) return false;
+        refused.push({ record, err });
       }
     }
+    if (refused.length === records.length) return false;
+    this.failStreak = 0;
+    if (refused.length > 0) {
+      this.stats.setAside += refused.length;
+      const file = this.journal?.setAside(refused.map((r) => r.record));
+      this.options.onRefused?.(refused[0]!.err, refused.length, file);
+    }
+    return true;
+  }
+
+  /** The wait before the next attempt: doubling from `retryMinMs`, capped, ±20 %. */
+  private nextWait(): number {
+    const wait = Math.min(this.retryMaxMs, this.retryMinMs * 2 ** Math.min(Math.max(0, this.failStreak - 1), 20));
+    // Processes that lost the same database do not all come back in step.
+    this.waitMs = Math.round(wait * (0.8 + Math.random() * 0.4));
+    return this.waitMs;
+  }
+
+  /** Waits before the next attempt; false when closing. */
+  private async backOff(): Promise<boolean> {
+    if (this.closing) return false;
+    await this.sleep(this.waitMs);
+    return !this.closing;
   }
 
   private sleep(ms: number): Promise<void> {

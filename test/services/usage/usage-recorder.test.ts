@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -106,7 +106,7 @@ describe('UsageRecorder', () => {
     expect(waits[0]).toBeLessThanOrEqual(12);
     expect(waits[1]).toBeGreaterThanOrEqual(16);
     expect(Math.max(...waits)).toBeLessThanOrEqual(48);
-    expect(r.usageStats()).toMatchObject({ queued: 5, writeFailures: state.attempts });
+    expect(r.usageStats()).toMatchObject({ queued: 5, writeFailures: errors.length, setAside: 0 });
     // Still counted in usage windows while the store cannot take them.
     expect(r.pending('k', 0).count).toBe(5);
     heal();
@@ -144,6 +144,39 @@ describe('UsageRecorder', () => {
       .prepare('SELECT journal_id FROM usage_records GROUP BY journal_id HAVING COUNT(*) > 1')
       .all();
     expect(dupes).toEqual([]);
+    await r.close();
+  });
+
+  it('a record the store refuses for good is set aside, not left to hold up the others', async () => {
+    const original = store.recordUsage.bind(store);
+    vi.spyOn(store, 'recordUsage').mockImplementation(async (records) => {
+      if (records.some((r) => r.status === 999)) throw new Error('value out of range for type integer');
+      return original(records);
+    });
+    const refused: number[] = [];
+    const { r } = recorder(store, { delayMs: 1, retryMinMs: 1, retryMaxMs: 4, onRefused: (_e, n) => refused.push(n) });
+    r.record({ ...record('k', 1), status: 999 });
+    r.record(record('k', 2));
+    r.record(record('k', 3));
+    await vi.waitFor(() => expect(stored().n).toBe(2), { timeout: 5000 });
+    expect(refused).toEqual([1]);
+    expect(r.usageStats()).toMatchObject({ queued: 0, setAside: 1 });
+    const [file] = readdirSync(dir).filter((n) => n.startsWith('usage-refused-'));
+    expect(readFileSync(path.join(dir, file!), 'utf8')).toContain(',999,');
+    // Later records go in at once.
+    r.record(record('k', 4));
+    await vi.waitFor(() => expect(stored().n).toBe(3));
+    await r.close();
+  });
+
+  it('a store that is down refuses every record of a batch: nothing is set aside', async () => {
+    const { state, heal } = failingStore(store);
+    const { r } = recorder(store, { delayMs: 1, retryMinMs: 1, retryMaxMs: 2 });
+    for (let t = 1; t <= 3; t++) r.record(record('k', t));
+    await vi.waitFor(() => expect(state.attempts).toBeGreaterThan(20), { timeout: 5000 });
+    expect(r.usageStats().setAside).toBe(0);
+    heal();
+    await vi.waitFor(() => expect(stored().n).toBe(3), { timeout: 5000 });
     await r.close();
   });
 
