@@ -7,6 +7,7 @@ import { newPlatformId } from '../server/ids.js';
 import { publicUrl } from '../server/public-url.js';
 import type { AgentUsage } from '../services/agents/model-caller.js';
 import { chunkAfterFailure } from '../services/stream-failure.js';
+import { abortSignalOf } from '../util/cancel-signal.js';
 import { filePath } from './files.js';
 import { defineOperation } from './operation.js';
 
@@ -37,7 +38,7 @@ export const agents = defineOperation<AgentBody, typeof AgentReply>({
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
     agent.check(body);
     const identity = { id: replyIdentity.id, conversationId: newPlatformId(), keyId: key.id };
-    const run = await agent.start(body, identity, signal);
+    const run = await agent.start(body, identity, abortSignalOf(signal));
     const model = services.config.agents.general_translation.model;
     const head = { id: identity.id, agent_id: body.agent_id, conversation_id: identity.conversationId };
     if (!body.stream) {
@@ -99,7 +100,7 @@ export const agentConversation = defineOperation<AgentConversationBody, typeof A
   summary: "The artifacts of one of the caller's agent conversations",
   body: AgentConversationBody,
   reply: AgentConversationReply,
-  async handle({ body, services, key, cancel, request }) {
+  async handle({ body, services, key, signal, request }) {
     const agent = services.agents;
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
     const vars = body.custom_variables ?? {};
@@ -107,7 +108,7 @@ export const agentConversation = defineOperation<AgentConversationBody, typeof A
       key.id,
       body.conversation_id,
       { includePdf: vars.include_pdf === true, pages: vars.pages ?? [] },
-      cancel,
+      signal,
     );
     const url = (file: Parameters<typeof filePath>[0]) =>
       publicUrl(request, services.config.server.public_url, filePath(file));

@@ -19,10 +19,10 @@ export const chatCompletions = defineOperation<ChatCompletionBody, typeof ChatCo
     checkMessageList(body.messages, { assistantNeedsContent: true });
     checkMaxTokens(body.model, body.max_tokens);
   },
-  async handle({ body, services, key, identity, cancel, request, reply }) {
+  async handle({ body, services, key, identity, signal, request, reply }) {
     const chat = services.chat;
     if (!chat) throw modelNotConfigured(`Model ${body.model}`, `models.${body.model}`);
-    const run = await chat.start(body, identity, cancel, key.id);
+    const run = await chat.start(body, identity, signal, key.id);
     const noteUsage = () => {
       request.usage.promptTokens = run.usage?.promptTokens ?? 0;
       request.usage.completionTokens = run.usage?.completionTokens ?? 0;
@@ -35,7 +35,7 @@ export const chatCompletions = defineOperation<ChatCompletionBody, typeof ChatCo
     }
     const log = (err: unknown, message: string) => request.log.error({ err }, message);
     try {
-      await sendEventStream(reply, chat.chunks(run, cancel, log), noteUsage);
+      await sendEventStream(reply, chat.chunks(run, signal, log), noteUsage);
     } finally {
       noteUsage();
     }

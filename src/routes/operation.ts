@@ -14,10 +14,11 @@ export interface OperationContext<Body> {
   /** The reply's `id`, `created` and `request_id`: the edge makes them, the handler puts them on the reply. */
   identity: ReplyIdentity;
   services: PlatformServices;
-  /** Aborted when the client goes away. */
-  cancel: CancelSignal;
-  /** The same as an AbortSignal, for APIs that take one; made on first use. */
-  readonly signal: AbortSignal;
+  /**
+   * Aborted when the client goes away: the one cancellation type of every seam (util/cancel-signal.ts).
+   * `abortSignalOf(signal)` gives an AbortSignal for APIs that want one, made on first use.
+   */
+  signal: CancelSignal;
   request: FastifyRequest;
   reply: FastifyReply;
 }

@@ -1,5 +1,6 @@
 import { ReaderBody } from '../api/reader.js';
 import { ReaderReply } from '../api/reader-reply.js';
+import { abortSignalOf } from '../util/cancel-signal.js';
 import { defineOperation } from './operation.js';
 
 export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
@@ -12,7 +13,7 @@ export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
   reply: ReaderReply,
   async handle({ body, services, identity, signal, request }) {
     const { request_id: _requestId, user_id: _userId, ...options } = body;
-    const result = await services.reader.read(options, signal);
+    const result = await services.reader.read(options, abortSignalOf(signal));
     if (services.config.search.index_reader_pages) {
       // The reply does not depend on the index: a failed write is logged, not the caller's error.
       services.search.index

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import type { EventSource } from '../services/event-source.js';
 import { openStreams } from './metrics/open-streams.js';
 
 const HEADERS = {
@@ -95,16 +96,6 @@ function flushLater(writer: CoalescingWriter): void {
   writer.flushed();
 }
 
-/**
- * An event source's iterator may also hand out the events it can make without waiting (the chat
- * stream, when one upstream read brought several parts): they go out with the awaited one, in the
- * same write, without a promise each.
- */
-interface ReadyEvents {
-  /** The next event's JSON if it is ready now; undefined when it must be awaited with `next()`. */
-  takeReady(): string | undefined;
-}
-
 /** `server.stream_stall_seconds`, for apps that do not set it (tests that build a bare Fastify). */
 const DEFAULT_STALL_MS = 60_000;
 
@@ -127,14 +118,8 @@ declare module 'fastify' {
  * whole stream holds a reply whose usage is safe. If it cannot be made durable the stream is cut
  * instead (the client sees no `[DONE]`).
  */
-export async function sendEventStream(
-  reply: FastifyReply,
-  events: AsyncIterable<string>,
-  beforeEnd?: () => void,
-): Promise<void> {
+export async function sendEventStream(reply: FastifyReply, events: EventSource, beforeEnd?: () => void): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
-  const offered = iterator as AsyncIterator<string> & Partial<ReadyEvents>;
-  const ready = offered.takeReady === undefined ? undefined : (offered as ReadyEvents);
   const first = await iterator.next();
   reply.hijack();
   reply.raw.writeHead(200, HEADERS);
@@ -145,8 +130,10 @@ export async function sendEventStream(
     while (!next.done) {
       if (reply.raw.destroyed) return;
       let text = `data: ${next.value}\n\n`;
-      if (ready !== undefined) {
-        for (let more = ready.takeReady(); more !== undefined; more = ready.takeReady()) text += `data: ${more}\n\n`;
+      // The events ready now go out in the same write (EventIterator.takeReady, where offered).
+      if (iterator.takeReady !== undefined) {
+        for (let more = iterator.takeReady(); more !== undefined; more = iterator.takeReady())
+          text += `data: ${more}\n\n`;
       }
       if (!out.write(text) && !(await out.drained(reply.server.streamStallMs ?? DEFAULT_STALL_MS))) {
         // The client has stopped reading: close the stream, which cancels its work (track-request.ts),

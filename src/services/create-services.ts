@@ -15,8 +15,9 @@ import { AccountService, type AccountServiceOptions } from './accounts/account-s
 import { HashGate } from './accounts/hash-gate.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
+import { resolveDeployments } from './chat/chat-deployments.js';
 import { ChatService } from './chat/chat-service.js';
-import { EngineDirectory, engineContext, resolveDeployments } from './chat/engine-directory.js';
+import { EngineDirectory, engineContext } from './chat/engine-directory.js';
 import { MediaUrlGuard } from './chat/media-url-guard.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { KeyService } from './keys/key-service.js';

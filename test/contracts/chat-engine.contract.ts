@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEngine, ChatRequest, ChatStreamPart } from '../../src/engines/chat/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
+import { RequestCancel } from '../../src/util/cancel-signal.js';
 
 export interface ChatEngineContractOptions {
   /** The engine passes upstream tool-call ids through instead of issuing `call_<24 hex>`. */
@@ -49,6 +50,27 @@ async function within(promise: Promise<unknown>, ms: number): Promise<'settled' 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The two kinds of CancelSignal a caller passes: each has `signal` to pass and `abort()`. */
+export const CANCELLERS: [string, () => { signal: AbortSignal | RequestCancel; abort(reason?: unknown): void }][] = [
+  ['AbortSignal', () => new AbortController()],
+  [
+    'RequestCancel',
+    () => {
+      const cancel = new RequestCancel();
+      return { signal: cancel, abort: (reason?: unknown) => cancel.abort(reason) };
+    },
+  ],
+];
+
+/** Parts as two reads of one greedy reply must agree on: tool-call ids and usage may differ. */
+function comparable(parts: ChatStreamPart[]): unknown[] {
+  return parts.map((part) => {
+    if (part.type === 'tool-call-start') return { ...part, id: '' };
+    if (part.type === 'finish') return { type: part.type, reason: part.reason };
+    return part;
+  });
 }
 
 /** Checks the stream-part rules every engine keeps; exported for engine-specific tests too. */
@@ -161,8 +183,10 @@ export function runChatEngineContract(
       if (finish?.type === 'finish') expect(finish.usage.promptTokens).toBe(counted);
     });
 
-    it('ends promptly when the signal aborts mid-generation', async () => {
-      const controller = new AbortController();
+    // The seam's one cancellation type is CancelSignal: the edge passes a RequestCancel, other
+    // callers an AbortSignal; an engine must honour both.
+    it.each(CANCELLERS)('ends promptly when the signal aborts mid-generation (%s)', async (_kind, make) => {
+      const controller = make();
       const iterator = context.engine.generate(request({ maxTokens: 512 }), controller.signal)[Symbol.asyncIterator]();
       const first = await iterator.next();
       expect(first.done).toBe(false);
@@ -179,6 +203,40 @@ export function runChatEngineContract(
       controller.abort();
       const iterator = context.engine.generate(request(), controller.signal)[Symbol.asyncIterator]();
       expect(await within(iterator.next(), abortWithinMs)).toBe('settled');
+    });
+
+    // PartIterator.takeBuffered is optional (engines/chat/types.ts): an engine without it is read
+    // with next() alone, which the tests above do; one that offers it is held to the same parts.
+    it('takeBuffered, where offered, hands out the parts next() would, in the same order', async () => {
+      const awaited = await collect(context.engine.generate(request(), new AbortController().signal));
+      const iterator = context.engine.generate(request(), new AbortController().signal)[Symbol.asyncIterator]();
+      if (iterator.takeBuffered === undefined) {
+        await iterator.return?.();
+        return;
+      }
+      const mixed: ChatStreamPart[] = [];
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        mixed.push(next.value);
+        for (let more = iterator.takeBuffered(); more !== undefined; more = iterator.takeBuffered()) mixed.push(more);
+      }
+      expectWellFormed(mixed, options);
+      expect(comparable(mixed)).toEqual(comparable(awaited));
+    });
+
+    it('takeBuffered, where offered, gives nothing once the signal has aborted', async () => {
+      const controller = new AbortController();
+      const iterator = context.engine.generate(request({ maxTokens: 512 }), controller.signal)[Symbol.asyncIterator]();
+      if (iterator.takeBuffered === undefined) {
+        await iterator.return?.();
+        return;
+      }
+      expect((await iterator.next()).done).toBe(false);
+      controller.abort();
+      expect(iterator.takeBuffered()).toBeUndefined();
+      const drained = (async () => {
+        for (let i = 0; i < 10_000; i++) if ((await iterator.next()).done) return;
+      })();
+      expect(await within(drained, abortWithinMs)).toBe('settled');
     });
 
     it('serves the next request after a consumer stopped reading early', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImageEngine, ImageRequest } from '../../src/engines/image/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import type { ReplayControl } from '../engines/image/replay/common.js';
+import { CANCELLERS } from './chat-engine.contract.js';
 
 export interface ImageEngineFixture {
   /** A local server speaking the engine's real wire. */
@@ -94,9 +95,9 @@ export function runImageEngineContract(label: string, setup: () => Promise<Image
       expect(started).toBe(false);
     });
 
-    it('cancels the job on the backend when the signal aborts', async () => {
+    it.each(CANCELLERS)('cancels the job on the backend when the signal aborts (%s)', async (_kind, make) => {
       f.replay.delayMs = 5_000;
-      const controller = new AbortController();
+      const controller = make();
       const reason = new Error('client went away');
       const pending = engine.generate(request(), controller.signal);
       await new Promise((r) => setTimeout(r, 300));

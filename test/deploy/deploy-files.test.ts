@@ -6,7 +6,7 @@ import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { CHAT_ENGINES } from '../../src/engines/chat/registry.js';
-import { resolveDeployments } from '../../src/services/chat/engine-directory.js';
+import { resolveDeployments } from '../../src/services/chat/chat-deployments.js';
 import { contextSources, parseDockerfile } from './dockerfile-check.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -2,7 +2,6 @@ import { tmpdir } from 'node:os';
 import { Type } from '@sinclair/typebox';
 import type { ChatEngineFactory, EngineContext } from '../../src/engines/chat/factory.js';
 import type {
-  BufferedParts,
   ChatEngine,
   ChatEngineCapabilities,
   ChatMessage,
@@ -11,6 +10,8 @@ import type {
   ChatUsage,
   FinishReason,
   FunctionTool,
+  PartIterator,
+  PartStream,
 } from '../../src/engines/chat/types.js';
 import { CHAT_MODEL_CODES, TOKENIZER_MODEL_CODES } from '../../src/models/catalogue.js';
 import { ChatService } from '../../src/services/chat/chat-service.js';
@@ -103,10 +104,10 @@ async function* playback(turn: Turn, signal: CancelSignal): AsyncGenerator<ChatS
   if (turn.fail !== undefined && !signal.aborted) throw turn.fail;
 }
 
-/** The same playback, whose parts can also be taken without a promise (BufferedParts). */
-function bufferedPlayback(turn: Turn, signal: CancelSignal): AsyncIterable<ChatStreamPart> {
+/** The same playback, whose parts can also be taken without a promise (`PartIterator.takeBuffered`). */
+function bufferedPlayback(turn: Turn, signal: CancelSignal): PartStream {
   let at = 0;
-  const iterator: AsyncIterator<ChatStreamPart> & BufferedParts = {
+  const iterator: PartIterator = {
     takeBuffered: () => (signal.aborted || at >= turn.parts.length ? undefined : turn.parts[at++]),
     async next() {
       if (!signal.aborted && at < turn.parts.length) return { done: false, value: turn.parts[at++]! };

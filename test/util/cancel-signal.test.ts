@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type CancelSignal, RequestCancel } from '../../src/util/cancel-signal.js';
+import { abortSignalOf, type CancelSignal, RequestCancel } from '../../src/util/cancel-signal.js';
 
 /**
- * The chat engines take either an AbortSignal or the edge's cheaper RequestCancel (CancelSignal):
+ * Every seam takes either an AbortSignal or the edge's cheaper RequestCancel (CancelSignal):
  * one suite, run against both, holds them to the same behaviour.
  */
 const kinds: [string, () => { signal: CancelSignal; abort(reason?: unknown): void }][] = [
@@ -68,5 +68,42 @@ describe('RequestCancel.signal', () => {
     late.abort('gone');
     expect(late.signal.aborted).toBe(true);
     expect(late.signal.reason).toBe('gone');
+  });
+});
+
+describe('abortSignalOf', () => {
+  it("is the signal itself for an AbortSignal, and the RequestCancel's own for one", () => {
+    const controller = new AbortController();
+    expect(abortSignalOf(controller.signal)).toBe(controller.signal);
+    const cancel = new RequestCancel();
+    expect(abortSignalOf(cancel)).toBe(cancel.signal);
+  });
+
+  it('follows any other CancelSignal, aborted before or after, with its reason', () => {
+    const before = new RequestCancel();
+    before.abort('early');
+    const plain: CancelSignal = {
+      aborted: before.aborted,
+      reason: before.reason,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    };
+    expect(abortSignalOf(plain).reason).toBe('early');
+    const inner = new RequestCancel();
+    const wrapped: CancelSignal = {
+      get aborted() {
+        return inner.aborted;
+      },
+      get reason() {
+        return inner.reason;
+      },
+      addEventListener: (type, listener) => inner.addEventListener(type, listener),
+      removeEventListener: (type, listener) => inner.removeEventListener(type, listener),
+    };
+    const signal = abortSignalOf(wrapped);
+    expect(signal.aborted).toBe(false);
+    inner.abort('late');
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('late');
   });
 });

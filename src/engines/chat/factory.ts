@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { ChatEngine } from './types.js';
 
 /** What engines may need from the server: where to keep downloaded models, how to log. */
@@ -34,7 +35,7 @@ export interface ModelSource {
   /** Reads the file's header, never the network. */
   check(): Promise<ModelFileStatus>;
   /** Downloads the file (remote sources only), reporting bytes as they arrive. */
-  fetch(onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<void>;
+  fetch(onProgress: (done: number, total: number) => void, signal: CancelSignal): Promise<void>;
 }
 
 /** A kind of chat engine: the schema of its deployment options and how to start one. */

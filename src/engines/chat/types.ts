@@ -126,14 +126,27 @@ export interface ChatEngineStats {
 }
 
 /**
- * A parts iterator that can also hand out, without a promise, the parts it already holds: one
- * upstream read often brings several. A consumer that pulls many parts per turn (the SSE writer)
- * asks `takeBuffered()` until it gives undefined, then awaits `next()` as usual; the order of parts
- * is one and the same either way. Engines need not offer it.
+ * What `generate()` returns: the reply's parts, in order, through the iterator below.
+ * Async generators are part streams as they stand.
  */
-export interface BufferedParts {
+export interface PartStream extends AsyncIterable<ChatStreamPart> {
+  [Symbol.asyncIterator](): PartIterator;
+}
+
+/**
+ * A part stream's iterator. Besides `next()` it may offer `takeBuffered()`: the parts it already
+ * holds, handed out without a promise (one upstream read often brings several). A consumer that
+ * pulls many parts per turn (the SSE writer, through `ChunkStream.takeReady`) asks it until it gives
+ * undefined, then awaits `next()` as usual.
+ *
+ * Optional, and absent is the default: an engine without it has every part awaited with `next()`,
+ * and nothing else changes. An engine that offers it keeps one order of parts whichever way they are
+ * read, and gives nothing once the signal has aborted (`next()` then reports the end);
+ * test/contracts/chat-engine.contract.ts checks both on every engine that offers it.
+ */
+export interface PartIterator extends AsyncIterator<ChatStreamPart> {
   /** The next part if it is here now; undefined when the next must be awaited, or at the end. */
-  takeBuffered(): ChatStreamPart | undefined;
+  takeBuffered?(): ChatStreamPart | undefined;
 }
 
 export interface ChatEngine {
@@ -145,7 +158,7 @@ export interface ChatEngine {
    * Failures before the first part throw an ApiError (1234 backend failure, 1305 queue full, 1261
    * prompt too long); failures after it also throw, and the caller turns them into `network_error`.
    */
-  generate(request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart>;
+  generate(request: ChatRequest, signal: CancelSignal): PartStream;
   /** Prompt tokens of these messages and tools, with the model's own tokenizer and chat template. */
   countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number>;
   close(): Promise<void>;

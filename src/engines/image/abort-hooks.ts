@@ -3,8 +3,10 @@
  * waits for it briefly so the backend hears it before the caller moves on; a failing cancel is
  * logged by the caller's `cancel`, never thrown over the abort.
  */
+
+import type { CancelSignal } from '../../util/cancel-signal.js';
 export async function withCancel<T>(
-  signal: AbortSignal,
+  signal: CancelSignal,
   cancel: () => Promise<void>,
   work: () => Promise<T>,
 ): Promise<T> {

@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
 import type { ApiError } from '../../errors/api-error.js';
 import { readBounded, TooLargeError } from '../../net/body-reader.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { EngineContext } from '../chat/factory.js';
 import { describeCause, statusError, upstreamFailure } from '../upstream-errors.js';
 
@@ -46,7 +47,7 @@ export async function call(
   http: BackendHttp,
   url: URL,
   init: { method: 'GET' | 'POST'; json?: unknown; traceparent?: string | undefined },
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<BackendAnswer> {
   const headers = {
     ...http.headers,
@@ -80,7 +81,7 @@ export async function callOk(
   http: BackendHttp,
   url: URL,
   init: { method: 'GET' | 'POST'; json?: unknown },
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<BackendAnswer> {
   const answer = await call(http, url, init, signal);
   if (answer.status < 200 || answer.status >= 300) throw statusError(http, answer.status, answer.body.toString('utf8'));

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import { type BackendHttp, backendFailure, callOk } from './http.js';
 import { sniffImageType } from './mime.js';
 import type { GeneratedImage } from './types.js';
@@ -19,7 +20,7 @@ export function imageFromBase64(http: BackendHttp, b64: string, metadata: Record
 export async function imageFromUrl(
   http: BackendHttp,
   url: string,
-  signal: AbortSignal,
+  signal: CancelSignal,
   metadata: Record<string, unknown>,
 ): Promise<GeneratedImage> {
   let target: URL;

@@ -1,4 +1,5 @@
 import { ApiError } from '../../errors/api-error.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import { isRefusedByBackend } from '../chat/pool-errors.js';
 import { type Deployment, DeploymentPicker } from '../chat/pool-health.js';
 import type { GeneratedImage, ImageEngine, ImageJobHooks, ImageRequest } from './types.js';
@@ -23,7 +24,7 @@ export function createImagePool(engines: ImageEngine[], options: ImagePoolOption
   if (engines.length === 1) return engines[0]!;
   const picker = new DeploymentPicker<ImageEngine>(engines, options.cooldownMs ?? 10_000, options.now ?? Date.now);
 
-  async function generate(request: ImageRequest, signal: AbortSignal, hooks?: ImageJobHooks): Promise<GeneratedImage> {
+  async function generate(request: ImageRequest, signal: CancelSignal, hooks?: ImageJobHooks): Promise<GeneratedImage> {
     const tried = new Set<Deployment<ImageEngine>>();
     let lastError: unknown;
     for (;;) {

@@ -4,6 +4,8 @@
  * never branches on which engine made it. Every engine passes test/contracts/image-engine.contract.ts.
  */
 
+import type { CancelSignal } from '../../util/cancel-signal.js';
+
 export type ImageQuality = 'hd' | 'standard';
 
 export interface ImageSize {
@@ -44,6 +46,6 @@ export interface ImageEngine {
    * rethrows the signal's reason. Failures are ApiErrors: 1234 for the backend, with a cause of
    * RequestRefusedByBackend when the backend refused this request rather than failed.
    */
-  generate(request: ImageRequest, signal: AbortSignal, hooks?: ImageJobHooks): Promise<GeneratedImage>;
+  generate(request: ImageRequest, signal: CancelSignal, hooks?: ImageJobHooks): Promise<GeneratedImage>;
   close(): Promise<void>;
 }

@@ -1,10 +1,11 @@
 import type { ChatCompletionBody } from '../../api/chat.js';
 import type { ReplyIdentity } from '../../api/reply-identity.js';
-import type { BufferedParts, ChatEngine, ChatStreamPart, ChatUsage } from '../../engines/chat/types.js';
+import type { ChatEngine, ChatStreamPart, ChatUsage, PartIterator, PartStream } from '../../engines/chat/types.js';
 import { invalidField, unknownModel } from '../../errors/errors.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
+import type { EventIterator, EventSource } from '../event-source.js';
 import type { SearchService } from '../search/search-service.js';
 import { chunkAfterCutOff, chunkAfterFailure, type StreamFailureLog } from '../stream-failure.js';
 import { ChunkEncoder } from './chunk-encoder.js';
@@ -26,7 +27,7 @@ export interface CompletionRun {
   identity: CompletionIdentity;
   toolStream: boolean;
   /** The engine's parts; whichever reply form consumes them notes the usage. */
-  parts: AsyncIterable<ChatStreamPart>;
+  parts: PartStream;
   /** Set when the engine reports its finish. */
   usage: ChatUsage | undefined;
   /** Search results to return (`web_search` tool with `search_result: true`), first or last. */
@@ -116,7 +117,7 @@ export class ChatService {
    * chunk propagates (the caller answers it as a JSON error); after it, the stream ends with a
    * `network_error` chunk (docs/wire.md, "SSE framing").
    */
-  chunks(run: CompletionRun, signal: CancelSignal, log: StreamFailureLog): AsyncIterable<string> {
+  chunks(run: CompletionRun, signal: CancelSignal, log: StreamFailureLog): EventSource {
     // The stream notes the usage itself: no generator layer between the engine and the encoder.
     return new ChunkStream(run, run.parts, signal, log);
   }
@@ -133,9 +134,9 @@ const END: IteratorResult<string> = { done: true, value: undefined };
  *     catch: rethrow before the first chunk, else log and yield a network_error finish
  *     after: a network_error finish unless the engine finished or the client went away
  */
-class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
+class ChunkStream implements EventSource, EventIterator {
   private readonly encoder: ChunkEncoder;
-  private iterator: AsyncIterator<ChatStreamPart> | undefined = undefined;
+  private iterator: PartIterator | undefined = undefined;
   /** `open`: parts still come; `done`: nothing more to give (after the last value or a throw). */
   private state: 'open' | 'done' = 'open';
   private sent = false;
@@ -153,7 +154,7 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
 
   constructor(
     private readonly run: CompletionRun,
-    private readonly parts: AsyncIterable<ChatStreamPart>,
+    private readonly parts: PartStream,
     private readonly signal: CancelSignal,
     private readonly log: StreamFailureLog,
   ) {
@@ -179,12 +180,13 @@ class ChunkStream implements AsyncIterable<string>, AsyncIterator<string> {
   }
 
   /**
-   * The next chunk's JSON if the engine already holds its part (BufferedParts), without a promise:
-   * the SSE writer (server/event-stream.ts) takes every chunk one upstream read brings in one go.
+   * The next chunk's JSON if the engine already holds its part (`PartIterator.takeBuffered`), without a promise:
+   * the SSE writer (server/event-stream.ts) takes every chunk one upstream read brings in one go
+   * (`EventIterator.takeReady`).
    * Undefined when the next chunk must be awaited with `next()`.
    */
   takeReady(): string | undefined {
-    const source = this.iterator as Partial<BufferedParts> | undefined;
+    const source = this.iterator;
     if (this.state !== 'open' || this.failed !== undefined || source?.takeBuffered === undefined) return undefined;
     for (;;) {
       const part = source.takeBuffered();

@@ -1,23 +1,15 @@
 import path from 'node:path';
-import type { TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { ConfigError } from '../../config/load.js';
-import type { Config, DeploymentConfig } from '../../config/schema.js';
-import {
-  capGate,
-  DEPLOYMENT_CAP_KEYS,
-  type DeploymentCap,
-  DeploymentCapSchema,
-} from '../../engines/chat/deployment-cap.js';
-import type { ChatEngineFactory, EngineContext } from '../../engines/chat/factory.js';
+import type { Config } from '../../config/schema.js';
+import { capGate } from '../../engines/chat/deployment-cap.js';
+import type { EngineContext } from '../../engines/chat/factory.js';
 import { createDeploymentPool } from '../../engines/chat/pool.js';
-import { EMBEDDED_ENGINE } from '../../engines/chat/registry.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
-import { CHAT_MODEL_CODES, isImageModelCode, TOKENIZER_MODEL_CODES } from '../../models/catalogue.js';
+import { EngineCache } from '../../engines/engine-cache.js';
 import type { FairGate } from '../../util/fair-gate.js';
 import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
 import { withoutCredentials } from '../models/model-overview.js';
 import { furthestBehind, type ModelState } from '../models/model-state.js';
+import type { ChatDeployment } from './chat-deployments.js';
 import { type EngineObservers, observeEngine } from './observed-engine.js';
 
 /** One deployment's load: requests generating and waiting on its engine, and whether it serves. */
@@ -42,98 +34,6 @@ const gateKey = (d: ChatDeployment) => `${d.identity}\n${JSON.stringify(d.cap)}`
 function targetOf(options: Record<string, unknown>): string {
   const target = options['base_url'] ?? options['model'];
   return typeof target === 'string' ? withoutCredentials(target) : '';
-}
-
-interface Deployment<F = ChatEngineFactory> {
-  factory: F;
-  options: Record<string, unknown>;
-  /** Deployments with equal options share one engine (one loaded model, one connection pool). */
-  identity: string;
-  /** Where the configuration defines it: `gen-4.6[0]` (models.gen-4.6.deployments[0]) or `embedded`. */
-  label: string;
-}
-
-interface ChatDeployment extends Deployment {
-  /** The concurrency cap every chat deployment may carry, whatever its engine. */
-  cap: DeploymentCap;
-}
-
-/** `value` with the schema's defaults, or a ConfigError naming the first key that breaks it. */
-function checked(schema: TSchema, value: unknown, where: string): Record<string, unknown> {
-  const options = Value.Default(schema, structuredClone(value)) as Record<string, unknown>;
-  const first = Value.Errors(schema, options).First();
-  if (first) {
-    const key = first.path.replace(/^\//, '').replaceAll('/', '.');
-    throw new ConfigError(
-      `config: ${where}${key ? `.${key}` : ''}: ${first.message}, got ${JSON.stringify(first.value)}`,
-    );
-  }
-  return options;
-}
-
-export function validateDeployment<F extends { readonly schema: TSchema }>(
-  raw: DeploymentConfig,
-  where: string,
-  factories: Readonly<Record<string, F>>,
-): Deployment<F> {
-  const factory = factories[raw.engine];
-  if (!factory)
-    throw new ConfigError(
-      `config: ${where}.engine: unknown engine "${raw.engine}"; known: ${Object.keys(factories).join(', ')}`,
-    );
-  const options = checked(factory.schema, raw, where);
-  return {
-    factory,
-    options,
-    identity: JSON.stringify(options),
-    label: where.replace(/^models\.(.*)\.deployments/, '$1'),
-  };
-}
-
-/** A chat deployment: its cap (deployment-cap.ts) apart, the rest checked by its engine's schema. */
-function validateChatDeployment(
-  raw: DeploymentConfig,
-  where: string,
-  factories: Readonly<Record<string, ChatEngineFactory>>,
-): ChatDeployment {
-  const rest: Record<string, unknown> = { ...raw };
-  const cap: Record<string, unknown> = {};
-  for (const key of DEPLOYMENT_CAP_KEYS) {
-    if (key in rest) cap[key] = rest[key];
-    delete rest[key];
-  }
-  return {
-    ...validateDeployment(rest as DeploymentConfig, where, factories),
-    cap: checked(DeploymentCapSchema, cap, where) as DeploymentCap,
-  };
-}
-
-/** Every model code this server can serve, with its deployments: the configured ones and the embedded default. */
-export function resolveDeployments(
-  config: Config,
-  factories: Readonly<Record<string, ChatEngineFactory>>,
-): Map<string, ChatDeployment[]> {
-  const out = new Map<string, ChatDeployment[]>();
-  for (const [code, { deployments }] of Object.entries(config.models)) {
-    // Image codes belong to the image engines (services/images/image-directory.ts).
-    if (isImageModelCode(code)) continue;
-    out.set(
-      code,
-      deployments.map((d, i) => validateChatDeployment(d, `models.${code}.deployments[${i}]`, factories)),
-    );
-  }
-  const { embedded } = config;
-  if (embedded.default_model) {
-    const fallback = {
-      engine: EMBEDDED_ENGINE,
-      model: embedded.default_model,
-      context_size: embedded.context_size,
-      parallel: embedded.parallel,
-    };
-    const deployment = validateChatDeployment(fallback as DeploymentConfig, 'embedded', factories);
-    for (const code of [...CHAT_MODEL_CODES, ...TOKENIZER_MODEL_CODES]) if (!out.has(code)) out.set(code, [deployment]);
-  }
-  return out;
 }
 
 /** The key a model code's engine is cached under: its one deployment's, or its pool's. */
@@ -161,15 +61,14 @@ export function engineContext(
  * cannot load (no network for a download, a bad file) fails only the calls that need it.
  */
 export class EngineDirectory {
-  private readonly engines = new Map<string, Promise<ChatEngine>>();
-  private readonly pools = new Map<string, Promise<ChatEngine>>();
+  /** One engine per deployment identity, one pool per set of deployments (poolKey). */
+  private readonly engines = new EngineCache<ChatEngine>();
+  private readonly pools = new EngineCache<ChatEngine>();
   /** Identities of the deployments whose engine has opened. */
   private readonly opened = new Set<string>();
   /** Deployment identity → id of the model file it opens (see ModelDownloads). */
   private readonly sources = new Map<string, string>();
   private readonly downloads: ModelDownloads;
-  /** Engines and pools once created, by the same keys (read by `load` without waiting). */
-  private readonly created = new Map<string, ChatEngine>();
   /** Engines as tracing and metrics see them, per model code, when either is on. */
   private readonly observed = new Map<string, Promise<ChatEngine>>();
   private observers: EngineObservers = {};
@@ -226,7 +125,7 @@ export class EngineDirectory {
     const out: DeploymentLoad[] = [];
     for (const list of this.deployments.values()) {
       for (const d of list) {
-        if (seen.has(d.identity) || !this.created.has(d.identity)) continue;
+        if (seen.has(d.identity) || this.engines.created(d.identity) === undefined) continue;
         seen.add(d.identity);
         out.push(this.deploymentLoadOf(d));
       }
@@ -240,14 +139,14 @@ export class EngineDirectory {
     this.observed.clear();
   }
 
-  private deploymentState(d: Deployment): ModelState {
+  private deploymentState(d: ChatDeployment): ModelState {
     const source = this.sources.get(d.identity);
     if (this.opened.has(d.identity) || source === undefined) return { state: 'ready' };
     return this.downloads.state(source);
   }
 
   private deploymentLoadOf(d: ChatDeployment): DeploymentLoad {
-    const stats = this.created.get(d.identity)?.stats?.();
+    const stats = this.engines.created(d.identity)?.stats?.();
     // A capped deployment's line (max_concurrent) is part of its queue.
     const gate = this.gates.get(gateKey(d));
     return {
@@ -292,7 +191,7 @@ export class EngineDirectory {
       if (blocker) return Promise.reject(blocker);
     }
     if (list.length === 1 && list[0]!.cap.max_concurrent === undefined) return this.engine(list[0]!);
-    return this.cached(this.pools, poolKey(list), async () =>
+    return this.pools.get(poolKey(list), async () =>
       createDeploymentPool(await Promise.all(list.map((d) => this.engine(d))), {
         gates: list.map((d) => this.gate(d)),
       }),
@@ -318,7 +217,8 @@ export class EngineDirectory {
   load(): { model: string; inFlight: number; waiting: number; up: boolean }[] {
     const out: { model: string; inFlight: number; waiting: number; up: boolean }[] = [];
     for (const [code, list] of this.deployments) {
-      const stats = this.created.get(poolKey(list))?.stats?.();
+      const key = poolKey(list);
+      const stats = (this.pools.created(key) ?? this.engines.created(key))?.stats?.();
       if (stats) out.push({ model: code, inFlight: stats.inFlight, waiting: stats.waiting, up: stats.healthy });
     }
     return out;
@@ -339,35 +239,17 @@ export class EngineDirectory {
     return done;
   }
 
+  /** Closes the engines; a pool holds nothing of its own beyond them. */
   async close(): Promise<void> {
     this.downloads.close();
-    const all = await Promise.allSettled([...this.engines.values()]);
-    await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
+    await this.engines.close();
   }
 
-  private engine(d: Deployment): Promise<ChatEngine> {
-    return this.cached(this.engines, d.identity, async () => {
+  private engine(d: ChatDeployment): Promise<ChatEngine> {
+    return this.engines.get(d.identity, async () => {
       const engine = await d.factory.create(d.options, this.context);
       this.opened.add(d.identity);
       return engine;
     });
-  }
-
-  /** Shares one creation between concurrent callers; a failed one is forgotten so a later call retries. */
-  private cached(
-    map: Map<string, Promise<ChatEngine>>,
-    key: string,
-    make: () => Promise<ChatEngine>,
-  ): Promise<ChatEngine> {
-    let pending = map.get(key);
-    if (!pending) {
-      pending = make();
-      map.set(key, pending);
-      pending.then(
-        (engine) => this.created.set(key, engine),
-        () => map.delete(key),
-      );
-    }
-    return pending;
   }
 }

@@ -1,10 +1,11 @@
 import type {
-  BufferedParts,
   ChatEngine,
   ChatMessage,
   ChatRequest,
   ChatStreamPart,
   FunctionTool,
+  PartIterator,
+  PartStream,
 } from '../../engines/chat/types.js';
 import type { Span, Tracer } from '../../telemetry/tracer.js';
 
@@ -95,8 +96,8 @@ export function observeEngine(
 }
 
 /** The engine's parts, passed through as they are; what they say is noted on the way. */
-class ObservedParts implements AsyncIterableIterator<ChatStreamPart>, BufferedParts {
-  private iterator: AsyncIterator<ChatStreamPart> | undefined = undefined;
+class ObservedParts implements AsyncIterableIterator<ChatStreamPart>, PartIterator {
+  private iterator: PartIterator | undefined = undefined;
   /** performance.now() of the first token; 0 until then. */
   private first = 0;
   private ended = false;
@@ -104,7 +105,7 @@ class ObservedParts implements AsyncIterableIterator<ChatStreamPart>, BufferedPa
   private readonly onError: (err: unknown) => never;
 
   constructor(
-    private readonly source: AsyncIterable<ChatStreamPart>,
+    private readonly source: PartStream,
     private readonly started: number,
     private readonly model: string,
     private readonly span: Span | undefined,
@@ -132,7 +133,7 @@ class ObservedParts implements AsyncIterableIterator<ChatStreamPart>, BufferedPa
   }
 
   takeBuffered(): ChatStreamPart | undefined {
-    const part = (this.iterator as Partial<BufferedParts> | undefined)?.takeBuffered?.();
+    const part = this.iterator?.takeBuffered?.();
     if (part !== undefined) this.see(part);
     return part;
   }

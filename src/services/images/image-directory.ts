@@ -1,31 +1,24 @@
+import { configuredDeployments, type Deployment, validateDeployment } from '../../config/deployment.js';
 import type { Config } from '../../config/schema.js';
+import { EngineCache } from '../../engines/engine-cache.js';
 import type { ImageEngineContext, ImageEngineFactory } from '../../engines/image/factory.js';
 import { createImagePool } from '../../engines/image/pool.js';
 import type { ImageEngine } from '../../engines/image/types.js';
 import { isImageModelCode } from '../../models/catalogue.js';
-import { validateDeployment } from '../chat/engine-directory.js';
 
-type ImageDeployment = ReturnType<typeof validateDeployment<ImageEngineFactory>>;
+type ImageDeployment = Deployment<ImageEngineFactory>;
 
 /** The configured image model codes with their validated deployments (a bad one stops start-up). */
 export function resolveImageDeployments(
   config: Config,
   factories: Readonly<Record<string, ImageEngineFactory>>,
 ): Map<string, ImageDeployment[]> {
-  const out = new Map<string, ImageDeployment[]>();
-  for (const [code, { deployments }] of Object.entries(config.models)) {
-    if (!isImageModelCode(code)) continue;
-    out.set(
-      code,
-      deployments.map((d, i) => validateDeployment(d, `models.${code}.deployments[${i}]`, factories)),
-    );
-  }
-  return out;
+  return configuredDeployments(config, isImageModelCode, (raw, where) => validateDeployment(raw, where, factories));
 }
 
 /** Image model code → engine (a pool when there are several deployments), made on first use. */
 export class ImageEngineDirectory {
-  private readonly engines = new Map<string, Promise<ImageEngine>>();
+  private readonly engines = new EngineCache<ImageEngine>();
 
   constructor(
     private readonly deployments: Map<string, ImageDeployment[]>,
@@ -39,15 +32,9 @@ export class ImageEngineDirectory {
   get(code: string): Promise<ImageEngine> | undefined {
     const list = this.deployments.get(code);
     if (!list) return undefined;
-    let pending = this.engines.get(code);
-    if (!pending) {
-      pending = Promise.all(list.map((d) => d.factory.create(d.options, this.context))).then((all) =>
-        createImagePool(all),
-      );
-      this.engines.set(code, pending);
-      pending.catch(() => this.engines.delete(code));
-    }
-    return pending;
+    return this.engines.get(code, async () =>
+      createImagePool(await Promise.all(list.map((d) => d.factory.create(d.options, this.context)))),
+    );
   }
 
   /** Starts every engine now, so that a bad deployment (a missing workflow file) stops start-up. */
@@ -55,8 +42,7 @@ export class ImageEngineDirectory {
     await Promise.all([...this.deployments.keys()].map((code) => this.get(code)));
   }
 
-  async close(): Promise<void> {
-    const all = await Promise.allSettled([...this.engines.values()]);
-    await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
+  close(): Promise<void> {
+    return this.engines.close();
   }
 }

@@ -13,13 +13,18 @@ export interface Limiter {
   /**
    * The same admission made at once, where it needs no I/O (the in-process limiter, for a key
    * without usage windows): the request path then takes no promise turn. Undefined when `admit`
-   * must be awaited; throws what `admit` would reject with.
+   * must be awaited; throws what `admit` would reject with. `admitLater` is the default for a
+   * limiter that always needs I/O; what one answers here counts exactly as `admit` would
+   * (test/contracts/limiter.contract.ts).
    */
-  admitNow?(keyId: string, own: KeyLimits | undefined): Release | undefined;
+  admitNow(keyId: string, own: KeyLimits | undefined): Release | undefined;
   close(): Promise<void>;
 }
 
 export const noRelease: Release = () => {};
+
+/** `admitNow` of a limiter that must always be awaited: every admission goes through `admit`. */
+export const admitLater = (_keyId: string, _own: KeyLimits | undefined): Release | undefined => undefined;
 
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;

@@ -1,4 +1,5 @@
 import { unsafeContent, upstreamFailure } from '../../errors/errors.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import { compileBlockTerms } from './block-terms.js';
 import { parseGuardVerdict } from './guard-verdict.js';
 import type { GuardClassifier, SafetyResult, SafetyStage } from './types.js';
@@ -21,7 +22,7 @@ export class SafetyService {
   async check(
     text: string,
     stage: SafetyStage,
-    signal: AbortSignal = new AbortController().signal,
+    signal: CancelSignal = new AbortController().signal,
     tenant?: string,
   ): Promise<SafetyResult> {
     const term = this.blocked(text);
@@ -43,7 +44,7 @@ export class SafetyService {
   }
 
   /** Checks a text and refuses it (1301, nothing else happens) when it is unsafe. */
-  async require(text: string, stage: SafetyStage, signal?: AbortSignal, tenant?: string): Promise<SafetyResult> {
+  async require(text: string, stage: SafetyStage, signal?: CancelSignal, tenant?: string): Promise<SafetyResult> {
     const result = await this.check(text, stage, signal, tenant);
     if (result.level === 0) {
       throw unsafeContent(`The ${stage === 'user' ? 'prompt' : 'content'} contains unsafe or sensitive content`);

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../util/cancel-signal.js';
 /**
  * Content safety (docs/safety.md). Levels follow the API's `content_filter[].level`: 0 is the most
  * severe, 3 the least.
@@ -24,6 +25,6 @@ export interface SafetyResult {
 export type GuardClassifier = (
   text: string,
   stage: SafetyStage,
-  signal: AbortSignal,
+  signal: CancelSignal,
   tenant?: string,
 ) => Promise<string>;

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateDeployment } from '../../../src/config/deployment.js';
 import type { DeploymentConfig } from '../../../src/config/schema.js';
 import type { ImageEngineContext } from '../../../src/engines/image/factory.js';
 import { IMAGE_ENGINES } from '../../../src/engines/image/registry.js';
 import type { ImageEngine } from '../../../src/engines/image/types.js';
-import { validateDeployment } from '../../../src/services/chat/engine-directory.js';
 
 export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 

@@ -20,7 +20,7 @@ interface Chunk {
 async function drain(chat: ChatService, cancel = new RequestCancel(), log = vi.fn(), eager = false) {
   const run = await chat.start(body(), identity, cancel, 'key-1');
   const stream = chat.chunks(run, cancel, log);
-  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<string> & { takeReady?: () => string | undefined };
+  const iterator = stream[Symbol.asyncIterator]();
   const out: Chunk[] = [];
   for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
     out.push(JSON.parse(next.value) as Chunk);

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { defineChatEngine, type EngineContext } from '../../../src/engines/chat/factory.js';
 import type { ChatEngine } from '../../../src/engines/chat/types.js';
-import { EngineDirectory, resolveDeployments } from '../../../src/services/chat/engine-directory.js';
+import { resolveDeployments } from '../../../src/services/chat/chat-deployments.js';
+import { EngineDirectory } from '../../../src/services/chat/engine-directory.js';
 import { capabilities } from '../../engines/openai-compatible/helpers.js';
 
 /** An engine kind that records the options it was created with. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { resolveModelFile } from 'node-llama-cpp';
+import { abortSignalOf } from '../../../util/cancel-signal.js';
 import type { EngineContext, ModelFileStatus, ModelSource } from '../factory.js';
 import { checkGguf } from './gguf-check.js';
 
@@ -78,7 +79,7 @@ export function llamaCppSource(model: string, context: EngineContext): ModelSour
       await resolveRemote(model, context, {
         cli: false,
         onProgress: (s) => onProgress(s.downloadedSize, s.totalSize),
-        signal,
+        signal: abortSignalOf(signal),
       });
     },
   };

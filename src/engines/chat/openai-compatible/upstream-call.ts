@@ -3,7 +3,7 @@ import type { Agent, Dispatcher } from 'undici';
 import type { ApiError } from '../../../errors/api-error.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
-import type { BufferedParts, ChatStreamPart } from '../types.js';
+import type { ChatStreamPart, PartIterator } from '../types.js';
 import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
 import { failedOnStaleConnection, freshConnection } from './connections.js';
 import type { ResolvedOptions } from './options.js';
@@ -40,7 +40,7 @@ interface Waiter {
  * stream objects or generator chains between the socket and the consumer, because this path runs
  * for every token of every reply. Nothing is sent until the first `next()`.
  */
-export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, BufferedParts, Dispatcher.DispatchHandler {
+export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, PartIterator, Dispatcher.DispatchHandler {
   private readonly parts: ChatStreamPart[] = [];
   private head = 0;
   private state: 'idle' | 'running' | 'ended' | 'failed' = 'idle';

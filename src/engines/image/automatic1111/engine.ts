@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { RequestRefusedByBackend } from '../../chat/pool-errors.js';
 import { statusError } from '../../upstream-errors.js';
 import { withCancel } from '../abort-hooks.js';
@@ -36,7 +37,7 @@ export function createA1111Engine(options: A1111Options, http: BackendHttp): Ima
     }
   };
 
-  async function generate(request: ImageRequest, signal: AbortSignal, hooks?: ImageJobHooks): Promise<GeneratedImage> {
+  async function generate(request: ImageRequest, signal: CancelSignal, hooks?: ImageJobHooks): Promise<GeneratedImage> {
     const q = qualitySettings(A1111_QUALITY, options.quality, request.quality);
     const body = {
       ...options.extraBody,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { abortSignalOf, type CancelSignal } from '../../../util/cancel-signal.js';
 import { RequestRefusedByBackend } from '../../chat/pool-errors.js';
 import { statusError } from '../../upstream-errors.js';
 import { withCancel } from '../abort-hooks.js';
@@ -51,7 +52,7 @@ export function createComfyEngine(options: ComfyOptions, http: BackendHttp): Ima
     }
   }
 
-  async function submit(workflow: Workflow, signal: AbortSignal, traceparent: string | undefined): Promise<string> {
+  async function submit(workflow: Workflow, signal: CancelSignal, traceparent: string | undefined): Promise<string> {
     const answer = await call(
       http,
       url('/prompt'),
@@ -80,7 +81,7 @@ export function createComfyEngine(options: ComfyOptions, http: BackendHttp): Ima
     return id;
   }
 
-  async function generate(request: ImageRequest, signal: AbortSignal, hooks?: ImageJobHooks): Promise<GeneratedImage> {
+  async function generate(request: ImageRequest, signal: CancelSignal, hooks?: ImageJobHooks): Promise<GeneratedImage> {
     const q = qualitySettings(COMFYUI_QUALITY, options.quality, request.quality);
     const workflow = fillWorkflow(options.workflow, options.inputs, {
       prompt: request.prompt,
@@ -99,6 +100,7 @@ export function createComfyEngine(options: ComfyOptions, http: BackendHttp): Ima
       signal,
       () => cancel(promptId),
       async () => {
+        const pause = { signal: abortSignalOf(signal) }; // timers/promises wants a real AbortSignal
         for (;;) {
           const answer = await callOk(http, url(`/history/${encodeURIComponent(promptId)}`), { method: 'GET' }, signal);
           const history = parseJson(http, answer, 'the history') as Record<string, HistoryEntry>;
@@ -111,7 +113,7 @@ export function createComfyEngine(options: ComfyOptions, http: BackendHttp): Ima
             return imageFromBytes(http, view.body, { prompt_id: promptId, filename, steps: q.steps });
           }
           try {
-            await sleep(options.pollMs, undefined, { signal });
+            await sleep(options.pollMs, undefined, pause);
           } catch (err) {
             throw signal.aborted ? signal.reason : err;
           }

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { RequestRefusedByBackend } from '../../chat/pool-errors.js';
 import { statusError } from '../../upstream-errors.js';
 import { type BackendHttp, backendFailure, call, parseJson } from '../http.js';
@@ -28,7 +29,7 @@ export function createOpenAIImageEngine(options: OpenAIImageOptions, http: Backe
   const base = options.baseUrl.replace(/\/+$/, '');
   const url = new URL(`${base}/images/generations`);
 
-  async function generate(request: ImageRequest, signal: AbortSignal, hooks?: ImageJobHooks): Promise<GeneratedImage> {
+  async function generate(request: ImageRequest, signal: CancelSignal, hooks?: ImageJobHooks): Promise<GeneratedImage> {
     const body: Record<string, unknown> = {
       ...options.extraBody,
       model: options.model,
