@@ -18,20 +18,26 @@ const [target, upstreamModel = 'fake', upstreamKey] = process.argv.slice(2);
 const baseUrl = /^\d+$/.test(target ?? '') ? `http://127.0.0.1:${target}/v1` : target;
 if (!baseUrl?.startsWith('http://')) throw new Error('usage: server.ts <upstream port> | <base URL> <model> <key>');
 
-const bench = await startBenchApp({
-  'gen-4.6': {
-    deployments: [
-      {
-        engine: 'openai-compatible',
-        base_url: baseUrl,
-        model: upstreamModel,
-        ...(upstreamKey ? { api_key: upstreamKey } : {}),
-        max_context: 32768,
-        max_output: 4096,
-      },
-    ],
+/** `BENCH_EXPERIMENT=usage-fsync`: usage records flushed to the disk before each reply ends (`usage.journal_sync`). */
+const usageFsync = (process.env['BENCH_EXPERIMENT'] ?? '').split(',').includes('usage-fsync');
+
+const bench = await startBenchApp(
+  {
+    'gen-4.6': {
+      deployments: [
+        {
+          engine: 'openai-compatible',
+          base_url: baseUrl,
+          model: upstreamModel,
+          ...(upstreamKey ? { api_key: upstreamKey } : {}),
+          max_context: 32768,
+          max_output: 4096,
+        },
+      ],
+    },
   },
-});
+  usageFsync ? { usage: { journal_sync: 'fsync' } } : {},
+);
 
 /**
  * Per stage: calls, µs of wall time and µs of process CPU time (user + system, all threads) spent in

@@ -8,6 +8,7 @@ import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
 import type { Release } from '../services/limits/limiter.js';
 import type { PlatformServices } from '../services/platform-services.js';
+import { usageNotRecorded } from '../services/usage/usage-recorder.js';
 import type { Endpoint, KeyRecord } from '../stores/types.js';
 import { RequestCancel } from '../util/cancel-signal.js';
 import { trackRequest } from './track-request.js';
@@ -63,6 +64,18 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
       return;
     }
     admitChecked(request, reply).then(() => done(), done);
+  });
+  // A JSON reply (errors included) is written only once its usage record is durable: a client
+  // never holds a whole reply whose usage a crash could lose. One journal write serves every reply
+  // ending in the same turn. Streams commit theirs before `data: [DONE]` (event-stream.ts).
+  scope.addHook('onSend', (request, reply, payload, done) => {
+    const durable = request.commitUsage?.(reply.statusCode);
+    if (durable === undefined) done(null, payload);
+    else
+      durable.then(
+        () => done(null, payload),
+        (err: unknown) => done(usageNotRecorded(err)),
+      );
   });
 
   for (const op of options.operations) {

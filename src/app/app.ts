@@ -85,6 +85,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   app.decorateRequest('apiKey', undefined);
   app.decorateRequest('usage', null as never);
   app.decorateRequest('cancel', undefined);
+  app.decorateRequest('commitUsage', undefined);
   app.decorateRequest('traceSpan', undefined);
   // Hooks on every request are callback-style: an async hook costs a promise and a turn apiece.
   app.addHook('onRequest', (request, _reply, done) => {

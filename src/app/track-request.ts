@@ -3,9 +3,12 @@ import type { PlatformServices } from '../services/platform-services.js';
 import { RequestCancel } from '../util/cancel-signal.js';
 
 /**
- * When the response closes (finished, failed or abandoned by the client): release the key's
- * concurrency slot, write the request's usage record, then cancel the operation
- * (`request.cancel`, created here) unless the response had finished.
+ * Tracks an admitted request to its end. Its usage record is made once: when its reply is about to
+ * end (`request.commitUsage`, called by the API scope's onSend hook for a JSON reply and by the
+ * event stream before `data: [DONE]`), which returns the promise that the record is durable, so
+ * that no client ever holds a whole reply whose usage could be lost; or, failing that, when the
+ * response closes (a client that left: 499). On close the key's concurrency slot is released and
+ * the operation cancelled (`request.cancel`, created here) unless the response had finished.
  */
 export function trackRequest(
   request: FastifyRequest,
@@ -15,8 +18,14 @@ export function trackRequest(
 ): void {
   const started = performance.now();
   let finished = false;
+  let recorded = false;
   const cancel = new RequestCancel();
   request.cancel = cancel;
+  request.commitUsage = (status) => {
+    if (recorded) return undefined;
+    recorded = true;
+    return services.usage.record(usageRecord(request, status, started));
+  };
   // 'finish' rather than writableFinished: in-process (inject) responses never set the latter.
   // Both fire at most once per response: `on` spares the wrapper `once` makes.
   reply.raw.on('finish', () => {
@@ -24,32 +33,43 @@ export function trackRequest(
   });
   reply.raw.on('close', () => {
     release();
-    recordUsage(request, reply, services, started, finished);
+    if (!recorded) {
+      recorded = true;
+      const status = finished || reply.raw.writableFinished ? reply.statusCode : 499;
+      // Nobody waits on it: the reply is over. A journal failure keeps the record in memory.
+      services.usage.record(usageRecord(request, status, started))?.catch(() => {});
+    }
     if (!finished && !reply.raw.writableFinished) cancel.abort();
   });
 }
 
-function recordUsage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  services: PlatformServices,
-  started: number,
-  finished: boolean,
-): void {
-  const key = request.apiKey;
-  if (!key) return;
+/**
+ * A field of the client's body as the record keeps it. A refused request's body was not validated:
+ * a NUL or a megabyte here would be refused by the store (PostgreSQL text takes no NUL) on every
+ * retry, holding up every record behind it, so only what a valid request could carry is kept.
+ */
+function clientText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length <= 64 && !value.includes('\0') ? value : undefined;
+}
+
+/** Token counts can come from an upstream engine: a whole number the store's integer column takes. */
+function tokenCount(n: number | undefined): number {
+  if (n === undefined || !Number.isFinite(n)) return 0;
+  return Math.min(2 ** 31 - 1, Math.max(0, Math.round(n)));
+}
+
+function usageRecord(request: FastifyRequest, status: number, started: number) {
   const { usage } = request;
   const body = request.body as Record<string, unknown> | undefined;
-  const requestId = body?.['request_id'];
-  services.usage.record({
-    keyId: key.id,
+  return {
+    keyId: request.apiKey!.id,
     operation: request.routeOptions.config.operation ?? 'unknown',
-    model: usage.model ?? (typeof body?.['model'] === 'string' ? body['model'] : undefined),
-    requestId: typeof requestId === 'string' ? requestId : undefined,
-    promptTokens: usage.promptTokens ?? 0,
-    completionTokens: usage.completionTokens ?? 0,
-    status: finished || reply.raw.writableFinished ? reply.statusCode : 499,
+    model: clientText(usage.model ?? body?.['model']),
+    requestId: clientText(body?.['request_id']),
+    promptTokens: tokenCount(usage.promptTokens),
+    completionTokens: tokenCount(usage.completionTokens),
+    status,
     latencyMs: performance.now() - started,
     createdAt: Date.now(),
-  });
+  };
 }

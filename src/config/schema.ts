@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
 import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
 import { SERVER_TIMEOUTS, TrustProxySchema } from './server-schema.js';
+import { UsageConfigSchema } from './usage-schema.js';
 
 /**
  * The one configuration schema. Every key has its default here; docs/configuration.md is checked
@@ -406,6 +407,7 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     tokenizer: TokenizerConfigSchema,
+    usage: UsageConfigSchema,
     chat: ChatConfigSchema,
     images: ImagesConfigSchema,
     safety: SafetyConfigSchema,

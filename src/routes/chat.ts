@@ -35,7 +35,7 @@ export const chatCompletions = defineOperation<ChatCompletionBody, typeof ChatCo
     }
     const log = (err: unknown, message: string) => request.log.error({ err }, message);
     try {
-      await sendEventStream(reply, chat.chunks(run, signal, log));
+      await sendEventStream(reply, chat.chunks(run, signal, log), noteUsage);
     } finally {
       noteUsage();
     }

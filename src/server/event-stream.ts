@@ -63,6 +63,13 @@ class CoalescingWriter {
     else this.res.end(last);
   }
 
+  /** What is queued waits for `end()`, to go out with the last text in one write. */
+  hold(): void {
+    if (this.flush === undefined) return;
+    clearImmediate(this.flush);
+    this.flush = undefined;
+  }
+
   /** The turn is over: what it queued goes out. */
   flushed(): void {
     this.flush = undefined;
@@ -105,8 +112,13 @@ declare module 'fastify' {
  * `data: [DONE]`. The first event is awaited before the 200 status is written, so a failure that
  * comes first is still answered as an ordinary JSON error. Honours backpressure; stops pulling
  * events when the client goes away, or when it has not read for `server.stream_stall_seconds`.
+ *
+ * Once the events are all made, `beforeEnd` notes what they used and the request's usage record is
+ * made durable (`request.commitUsage`) before `data: [DONE]` is written: a client that holds the
+ * whole stream holds a reply whose usage is safe. If it cannot be made durable the stream is cut
+ * instead (the client sees no `[DONE]`).
  */
-export async function sendEventStream(reply: FastifyReply, events: EventSource): Promise<void> {
+export async function sendEventStream(reply: FastifyReply, events: EventSource, beforeEnd?: () => void): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
   const first = await iterator.next();
   reply.hijack();
@@ -133,7 +145,21 @@ export async function sendEventStream(reply: FastifyReply, events: EventSource):
       }
       next = await iterator.next();
     }
-    if (!reply.raw.destroyed) out.end('data: [DONE]\n\n');
+    if (reply.raw.destroyed) return;
+    beforeEnd?.();
+    const durable = reply.request.commitUsage?.(200);
+    if (durable !== undefined) {
+      // The last events go out with [DONE], in one write, once the record is safe.
+      out.hold();
+      try {
+        await durable;
+      } catch (err) {
+        reply.request.log.error({ err }, 'usage record not durable: stream cut before [DONE]');
+        reply.raw.destroy();
+        return;
+      }
+    }
+    out.end('data: [DONE]\n\n');
   } finally {
     openStreams.count--;
     if (!next.done) await iterator.return?.();

@@ -15,6 +15,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKey: KeyRecord | undefined;
     usage: RequestUsage;
+    /**
+     * Makes the request's usage record now, with the status its reply ends with, once (later calls:
+     * undefined). The promise resolves when the record is durable: the reply's last byte waits for
+     * it. Set for requests admitted under a key (app/track-request.ts).
+     */
+    commitUsage: ((status: number) => Promise<void> | undefined) | undefined;
     /** Aborted when the response closes before it has finished (the client went away). */
     cancel: RequestCancel | undefined;
     /** The request's span when tracing is on (server/tracing.ts); its handler runs inside it. */

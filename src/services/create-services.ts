@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { EngineContext } from '../engines/chat/factory.js';
 import { CHAT_ENGINES } from '../engines/chat/registry.js';
@@ -9,6 +10,7 @@ import { openStore } from '../stores/open-store.js';
 import { startStorePurger } from '../stores/purger.js';
 import type { Store } from '../stores/types.js';
 import type { Tracer } from '../telemetry/tracer.js';
+import { failureFields } from '../util/failure-fields.js';
 import { AccountService, type AccountServiceOptions } from './accounts/account-service.js';
 import { HashGate } from './accounts/hash-gate.js';
 import { KeyAccess } from './accounts/key-access.js';
@@ -92,8 +94,24 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const { store, keys } = await openKeys(config, serverKey);
   const log = options.log ?? quietLog;
   const usage = new UsageRecorder(store, {
-    onError: (err, n) => log.error({ err }, `${n} usage records were not written`),
+    journal: { dir: path.join(config.data_dir, 'usage-journal'), sync: config.usage.journal_sync },
+    maxQueued: config.usage.max_queued,
+    retryMaxMs: config.usage.retry_max_seconds * 1000,
+    onError: (err, n, retryInMs) =>
+      log.error(
+        failureFields(err, log),
+        `${n} usage records could not be written to the store; kept in the journal, tried again in ${retryInMs} ms`,
+      ),
+    onRefused: (err, n, file) =>
+      log.error({ err }, `the store refuses ${n} usage records whatever happens; set aside in ${file ?? 'the log'}`),
+    onJournalError: (err, n) =>
+      log.error(
+        { err },
+        `the usage journal could not be written: ${n} replies refused (1305), their records kept in memory`,
+      ),
   });
+  // Records that a process which died left in its journal are in the store before the first request.
+  await usage.start();
   const limiter = await openLimiter(config, { store, log, pending: (id, since) => usage.pending(id, since) });
   const signInLimiter = await openSignInLimiter(config, log);
   const context = engineContext(config, log, availableParallelism(), options.configDir);
@@ -182,7 +200,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
         engines.close(),
         reader.close(),
         search.close(),
-        usage.flush(),
+        usage.close(),
         limiter.close(),
         signInLimiter.close(),
         agents.close(),

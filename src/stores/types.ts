@@ -36,6 +36,11 @@ export interface UsageRecord {
   status: number;
   latencyMs: number;
   createdAt: number;
+  /**
+   * The record's id in the usage journal it came through (services/usage/); a record whose id
+   * the store already holds is not written again, so replaying a journal never counts twice.
+   */
+  journalId?: string | undefined;
 }
 
 export interface UsageTotals {
@@ -66,7 +71,7 @@ export interface Store {
   /** Marks the key revoked; false when no such key exists. Revoking twice keeps the first time. */
   revokeKey(id: string, at: number): Promise<boolean>;
 
-  /** Writes usage records, all or none. */
+  /** Writes usage records, all or none; those whose `journalId` is already stored are skipped. */
   recordUsage(records: UsageRecord[]): Promise<void>;
   usageTotals(keyId: string, since?: number): Promise<UsageTotals>;
   usageWindow(keyId: string, since: number): Promise<UsageWindow>;

@@ -134,6 +134,16 @@ export function runStoreContract(label: string, setup: () => Promise<StoreFixtur
       expect((await s.usageTotals(id)).requests).toBe(0);
     });
 
+    it('writes a usage record with a journal id once, however often it is replayed (also within a batch)', async () => {
+      const id = '8'.repeat(32);
+      const first = [usage(id, 1_000, { journalId: 'j1.1' }), usage(id, 2_000, { journalId: 'j1.2' })];
+      await s.recordUsage(first);
+      await s.recordUsage([...first, usage(id, 3_000, { journalId: 'j1.3' }), usage(id, 3_000, { journalId: 'j1.3' })]);
+      // Records without a journal id (written directly) are never taken for each other.
+      await s.recordUsage([usage(id, 4_000), usage(id, 4_000)]);
+      expect(await s.usageWindow(id, 0)).toEqual({ count: 5, oldest: 1_000 });
+    });
+
     it('counts the requests of a usage window and finds the oldest', async () => {
       const id = '5'.repeat(32);
       await s.recordUsage([1_000, 2_000, 3_000].map((t) => usage(id, t)));

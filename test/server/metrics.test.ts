@@ -72,6 +72,29 @@ describe('metrics on', () => {
     expect(text).toContain('gen_platform_process_resident_memory_bytes');
   });
 
+  it('shows usage records queued and kept in the journal only, failed writes and replays', async () => {
+    const store = t.services.store;
+    const original = store.recordUsage;
+    store.recordUsage = async () => {
+      throw new Error('connection terminated');
+    };
+    try {
+      expect((await t.post(CHAT, chatBody(false))).status).toBe(200);
+      await t.services.usage.flush();
+      const text = await scrape();
+      expect(unlabelled(text, 'gen_platform_usage_records_queued')).toBeGreaterThanOrEqual(1);
+      expect(unlabelled(text, 'gen_platform_usage_write_failures_total')).toBeGreaterThanOrEqual(1);
+      expect(text).toContain('# TYPE gen_platform_usage_write_failures_total counter');
+      expect(unlabelled(text, 'gen_platform_usage_records_journal_only')).toBe(0);
+      expect(unlabelled(text, 'gen_platform_usage_journal_failures_total')).toBe(0);
+      expect(unlabelled(text, 'gen_platform_usage_records_replayed_total')).toBe(0);
+    } finally {
+      store.recordUsage = original;
+    }
+    await t.services.usage.flush();
+    expect(unlabelled(await scrape(), 'gen_platform_usage_records_queued')).toBe(0);
+  });
+
   it('time to first token and between tokens per model, of streamed replies', async () => {
     const before = sample(await scrape(), 'gen_platform_time_to_first_token_seconds_count', 'model="gen-4.6"');
     // A reply taken whole comes whole from the upstream: no token timing.

@@ -95,8 +95,7 @@ describe('request_id registry', () => {
 describe('usage records', () => {
   const recordsOf = (keyId: string) => records.filter((r) => r.keyId === keyId);
 
-  // Over a real socket: under `inject` the response never reaches `writableFinished` (no socket),
-  // so track-request.ts records every in-process request as 499 (client gone).
+  // Over a real socket, as clients call: the record is made as the reply ends (track-request.ts).
   it('one per request with key, operation, model, status and latency (real socket)', async () => {
     const key = await t.newKey();
     const keyId = idOf(key);

@@ -22,7 +22,7 @@ export function installObservability(app: FastifyInstance, services: PlatformSer
     ? new PlatformMetrics(
         {
           openStreams: () => openStreams.count,
-          usageQueued: () => services.usage.queued,
+          usage: () => services.usage.usageStats(),
           engineLoad: () => services.engines?.load() ?? [],
           deploymentLoad: () => services.engines?.deploymentLoad() ?? [],
           dependencies: () => {

@@ -1,12 +1,13 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeploymentLoad } from '../../services/chat/engine-directory.js';
 import type { GenerationTimings } from '../../services/chat/observed-engine.js';
+import type { UsageStats } from '../../services/usage/usage-recorder.js';
 
 /** What /metrics reads at scrape time rather than on every request. */
 export interface MetricSources {
   openStreams(): number;
-  /** Usage records waiting to be written. */
-  usageQueued(): number;
+  /** Usage records waiting to be written, and what became of the others (services/usage/). */
+  usage(): UsageStats;
   /** Per model code: requests generating and waiting, for engines that report it. */
   engineLoad?(): { model: string; inFlight: number; waiting: number; up: boolean }[];
   /** Per deployment (one engine, whichever codes share it): requests generating and waiting. */
@@ -81,14 +82,7 @@ export class PlatformMetrics implements GenerationTimings {
         this.set(sources.openStreams());
       },
     });
-    new Gauge({
-      name: 'gen_platform_usage_records_queued',
-      help: 'Usage records waiting to be written to the store.',
-      registers,
-      collect() {
-        this.set(sources.usageQueued());
-      },
-    });
+    this.usageMetrics(sources.usage, registers);
     const load = sources.engineLoad;
     if (load) this.engineGauges(load, registers);
     const deployments = sources.deploymentLoad;
@@ -113,6 +107,56 @@ export class PlatformMetrics implements GenerationTimings {
   countTokens(model: string, promptTokens: number, completionTokens: number): void {
     if (promptTokens > 0) this.tokens.inc({ model, direction: 'in' }, promptTokens);
     if (completionTokens > 0) this.tokens.inc({ model, direction: 'out' }, completionTokens);
+  }
+
+  private usageMetrics(usage: () => UsageStats, registers: Registry[]): void {
+    new Gauge({
+      name: 'gen_platform_usage_records_queued',
+      help: 'Usage records in memory waiting to be written to the store (each is already in the usage journal).',
+      registers,
+      collect() {
+        this.set(usage().queued);
+      },
+    });
+    new Gauge({
+      name: 'gen_platform_usage_records_journal_only',
+      help: 'Usage records past `usage.max_queued`, kept only in the usage journal until the store takes them.',
+      registers,
+      collect() {
+        this.set(usage().journalOnly);
+      },
+    });
+    // Counters the recorder keeps itself: each scrape sets them to its figures.
+    const counter = (name: string, help: string, pick: (s: UsageStats) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(pick(usage()));
+        },
+      });
+    counter(
+      'gen_platform_usage_write_failures_total',
+      'Attempts to write a batch of usage records to the store that failed (each is tried again, with a growing wait).',
+      (s) => s.writeFailures,
+    );
+    counter(
+      'gen_platform_usage_journal_failures_total',
+      'Usage records whose journal write failed: kept in memory only, and their replies answered 1305.',
+      (s) => s.journalFailures,
+    );
+    counter(
+      'gen_platform_usage_records_refused_total',
+      'Usage records the store refused for good while it took others (a value out of range): set aside in a file beside the usage journal.',
+      (s) => s.setAside,
+    );
+    counter(
+      'gen_platform_usage_records_replayed_total',
+      'Usage records written to the store from a journal file (past the memory cap, or left by a process that died).',
+      (s) => s.replayed,
+    );
   }
 
   private engineGauges(load: NonNullable<MetricSources['engineLoad']>, registers: Registry[]): void {

@@ -204,8 +204,9 @@ export class PostgresStore implements Store {
     if (records.length === 0) return;
     const column = <T>(pick: (r: UsageRecord) => T) => records.map(pick);
     await this.db.query(
-      `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bigint[])`,
+      `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at, journal_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bigint[], $10::text[])
+       ON CONFLICT (journal_id) DO NOTHING`,
       [
         column((r) => r.keyId),
         column((r) => r.operation),
@@ -216,7 +217,10 @@ export class PostgresStore implements Store {
         column((r) => r.status),
         column((r) => r.latencyMs),
         column((r) => r.createdAt),
+        column((r) => r.journalId ?? null),
       ],
+      // With a journal id on every record, the unique column makes a second run write nothing more.
+      { idempotent: records.every((r) => r.journalId !== undefined) },
     );
   }
 

@@ -116,4 +116,12 @@ export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX request_ids_created ON request_ids (created_at);
     `,
   },
+  {
+    // Usage journals (services/usage/) are replayed idempotently: a record's journal id is unique.
+    version: 6,
+    sql: `
+      ALTER TABLE usage_records ADD COLUMN journal_id TEXT;
+      CREATE UNIQUE INDEX usage_records_journal_id ON usage_records (journal_id);
+    `,
+  },
 ];

@@ -97,8 +97,8 @@ export class SqliteStore implements Store {
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
       revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
       insertUsage: db.prepare(
-        `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at, journal_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (journal_id) DO NOTHING`,
       ),
       totals: db.prepare(`${USAGE_TOTALS_SELECT} WHERE key_id = ? AND created_at >= ? GROUP BY operation`),
       window: db.prepare(
@@ -172,6 +172,7 @@ export class SqliteStore implements Store {
           r.status,
           r.latencyMs,
           r.createdAt,
+          r.journalId ?? null,
         );
       }
     })();

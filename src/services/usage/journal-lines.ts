@@ -1,0 +1,66 @@
+import type { UsageRecord } from '../../stores/types.js';
+
+/**
+ * A usage record as one line of a journal: a JSON array in a fixed order (no key names: a line is
+ * written for every reply). Reading skips what is not a whole, valid line: the last line of a
+ * process killed in the middle of a write.
+ */
+export function encodeRecord(r: UsageRecord): string {
+  return `${JSON.stringify([
+    r.journalId,
+    r.keyId,
+    r.operation,
+    r.model ?? null,
+    r.requestId ?? null,
+    r.promptTokens,
+    r.completionTokens,
+    r.status,
+    r.latencyMs,
+    r.createdAt,
+  ])}\n`;
+}
+
+export interface DecodedLines {
+  records: UsageRecord[];
+  /** Lines that were not a record (a torn last line). */
+  skipped: number;
+}
+
+export function decodeLines(text: string): DecodedLines {
+  const records: UsageRecord[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const record = decodeLine(line);
+    if (record) records.push(record);
+    else skipped++;
+  }
+  return { records, skipped };
+}
+
+function decodeLine(line: string): UsageRecord | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined; // a torn line: the write it belonged to never finished, so no reply waited on it
+  }
+  if (!Array.isArray(v) || v.length !== 10) return undefined;
+  const [journalId, keyId, operation, model, requestId, prompt, completion, status, latency, createdAt] = v;
+  const texts = [journalId, keyId, operation].every((x) => typeof x === 'string');
+  const optional = [model, requestId].every((x) => x === null || typeof x === 'string');
+  const numbers = [prompt, completion, status, latency, createdAt].every((x) => typeof x === 'number');
+  if (!texts || !optional || !numbers) return undefined;
+  return {
+    journalId,
+    keyId,
+    operation,
+    model: model ?? undefined,
+    requestId: requestId ?? undefined,
+    promptTokens: prompt,
+    completionTokens: completion,
+    status,
+    latencyMs: latency,
+    createdAt,
+  };
+}
