@@ -3,7 +3,7 @@ import { ErrorReply } from '../api/error-reply.js';
 import { ApiError } from '../errors/api-error.js';
 import { forbidden, requestIdReused } from '../errors/errors.js';
 import type { Operation, OperationContext } from '../routes/operation.js';
-import { sendApiError } from '../server/error-body.js';
+import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
 import type { Release } from '../services/limits/limiter.js';
@@ -65,16 +65,20 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
     }
     admitChecked(request, reply).then(() => done(), done);
   });
-  // A JSON reply (errors included) is written only once its usage record is durable: a client
-  // never holds a whole reply whose usage a crash could lose. One journal write serves every reply
-  // ending in the same turn. Streams commit theirs before `data: [DONE]` (event-stream.ts).
+  // A JSON reply is written only once its usage record is durable: a client never holds a whole
+  // reply whose usage a crash could lose. Streams commit theirs before `data: [DONE]`
+  // (event-stream.ts). An error reply bills nothing: it goes out as it is (its record is still
+  // kept and retried), so a fault's own answer is not replaced by the journal's.
   scope.addHook('onSend', (request, reply, payload, done) => {
     const durable = request.commitUsage?.(reply.statusCode);
     if (durable === undefined) done(null, payload);
-    else
+    else if (reply.statusCode >= 400) {
+      durable.catch(() => {});
+      done(null, payload);
+    } else
       durable.then(
         () => done(null, payload),
-        (err: unknown) => done(usageNotRecorded(err)),
+        (err: unknown) => done(null, JSON.stringify(errorReplyOf(reply, usageNotRecorded(err)))),
       );
   });
 

@@ -11,7 +11,6 @@ export async function healthRoutes(app: FastifyInstance, options: { services: Pl
   const { services } = options;
   const check = new HealthCheck({
     store: services.store,
-    backend: services.config.database.url ? 'postgres' : 'sqlite',
     limiter: services.limiter,
     engines: services.engines,
     probeMs: Math.min(2000, services.config.database.pool_timeout_seconds * 1000),

@@ -12,10 +12,20 @@ export function errorBody(code: number, message: string): ErrorReply {
 }
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
+  return reply.send(errorReplyOf(reply, err));
+}
+
+/**
+ * Sets the reply's status and headers for `err` and gives its body: for sendApiError, and for an
+ * onSend hook that must turn a reply into an error itself (an error passed to its `done` skips the
+ * error handler when the reply already was one, and would not be shaped as the API's).
+ */
+export function errorReplyOf(reply: FastifyReply, err: ApiError): ErrorReply {
   // Framework errors come before the onRequest hooks have set `usage`.
   if (reply.request.usage) reply.request.usage.errorCode = err.code;
   if (!err.retryable) reply.header('x-should-retry', 'false');
   if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
   // Set here, not by the onSend hook: the router's own refusals (frameworkErrors) skip the hooks.
-  return reply.code(err.status).type(JSON_TYPE).send(errorBody(err.code, err.message));
+  reply.code(err.status).type(JSON_TYPE);
+  return errorBody(err.code, err.message);
 }

@@ -22,7 +22,11 @@ export class DependencyStatus {
   /** Times the dependency came back after being down. */
   reconnects = 0;
 
-  constructor(readonly name: string) {}
+  /** `name`: what it is to the server ("database"); `backend`: what serves it, for /health. */
+  constructor(
+    readonly name: string,
+    readonly backend?: string,
+  ) {}
 
   get current(): DependencyReport {
     return this.report;

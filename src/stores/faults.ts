@@ -1,8 +1,9 @@
 /**
  * What a database driver's error means for the caller: the store is unreachable, full or busy for
  * a moment (a fault: answer 503 and retry later), or something else (a bug or bad data: a 500).
- * PostgreSQL SQLSTATEs and SQLite result codes are both read here, so that the error handler, the
- * retry loop and /health agree on one reading without knowing which backend is in use.
+ * SQLSTATEs and socket errors are read here, so that the error handler, the retry loop and /health
+ * agree on one reading without knowing which backend is in use; a backend whose driver speaks
+ * otherwise turns its own codes into a StoreUnavailableError at its boundary (stores/sqlite/).
  */
 export type FaultKind = 'unavailable' | 'full' | 'busy';
 
@@ -81,8 +82,7 @@ export function storeFault(err: unknown, depth = 0): StoreFault | undefined {
     if (socket) return { kind: 'unavailable', cause: socket, notRun: true };
     if (code === 'ECONNRESET' || code === 'EPIPE')
       return { kind: 'unavailable', cause: 'connection lost', notRun: false };
-    const sqlite = sqliteFault(code);
-    if (sqlite) return sqlite;
+    if (code === 'ENOSPC') return { kind: 'full', cause: 'disk full', notRun: false };
   }
   const message = err.message;
   // node-postgres's own errors carry no code.
@@ -100,18 +100,6 @@ export function storeFault(err: unknown, depth = 0): StoreFault | undefined {
     }
   }
   return err.cause === undefined ? undefined : storeFault(err.cause, depth + 1);
-}
-
-function sqliteFault(code: string): StoreFault | undefined {
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return { kind: 'full', cause: 'disk full', notRun: false };
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return { kind: 'busy', cause: 'database locked', notRun: true };
-  }
-  if (code.startsWith('SQLITE_IOERR')) return { kind: 'unavailable', cause: 'I/O error', notRun: false };
-  if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY_')) {
-    return { kind: 'unavailable', cause: 'read-only file', notRun: true };
-  }
-  return undefined;
 }
 
 /** Whether a failed statement may run again: always when it never ran, else when repeating it is harmless. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DependencyStatus } from '../../src/stores/dependency-status.js';
 import { describeFault, retryable, StoreUnavailableError, storeFault } from '../../src/stores/faults.js';
+import { asStoreError, sqliteFault } from '../../src/stores/sqlite/sqlite-faults.js';
 
 const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -11,9 +12,7 @@ describe('storeFault', () => {
     ['40001', 'busy', 'serialization failure', true],
     ['53100', 'full', 'disk full', false],
     ['ECONNREFUSED', 'unavailable', 'connection refused', true],
-    ['SQLITE_FULL', 'full', 'disk full', false],
     ['ENOSPC', 'full', 'disk full', false],
-    ['SQLITE_BUSY', 'busy', 'database locked', true],
   ])('reads %s as %s (%s)', (code, kind, cause, notRun) => {
     expect(storeFault(coded(code))).toEqual({ kind, cause, notRun });
   });
@@ -47,6 +46,25 @@ describe('storeFault', () => {
   });
 });
 
+describe('sqliteFault', () => {
+  it.each([
+    ['SQLITE_FULL', 'full', 'disk full', false],
+    ['SQLITE_BUSY', 'busy', 'database locked', true],
+    ['SQLITE_BUSY_SNAPSHOT', 'busy', 'database locked', true],
+    ['SQLITE_IOERR_WRITE', 'unavailable', 'I/O error', false],
+    ['SQLITE_READONLY', 'unavailable', 'read-only file', true],
+  ])('reads %s as %s (%s)', (code, kind, cause, notRun) => {
+    expect(sqliteFault(coded(code))).toEqual({ kind, cause, notRun });
+    expect(storeFault(asStoreError(coded(code)))).toEqual({ kind, cause, notRun });
+  });
+
+  it('leaves constraint errors and bugs as they are', () => {
+    const constraint = coded('SQLITE_CONSTRAINT_UNIQUE');
+    expect(sqliteFault(constraint)).toBeUndefined();
+    expect(asStoreError(constraint)).toBe(constraint);
+  });
+});
+
 describe('DependencyStatus', () => {
   it('goes down on a fault, up on the next success, counting errors and reconnects', () => {
     const s = new DependencyStatus('database');
@@ -62,9 +80,9 @@ describe('DependencyStatus', () => {
 
   it('stays full until a success that says there is room; a busy moment changes nothing', () => {
     const s = new DependencyStatus('database');
-    s.failed(coded('SQLITE_BUSY'));
+    s.failed(asStoreError(coded('SQLITE_BUSY')));
     expect(s.up).toBe(true);
-    s.failed(coded('SQLITE_FULL'));
+    s.failed(asStoreError(coded('SQLITE_FULL')));
     s.succeeded(false);
     expect(s.current.state).toBe('full');
     s.succeeded(true);

@@ -9,15 +9,15 @@ export interface HealthReport {
   /** Whether this process can serve requests that need the database (the readiness answer). */
   ready: boolean;
   dependencies: {
-    database: DependencyReport & { backend: 'postgres' | 'sqlite' };
-    redis?: { state: 'up' | 'down' };
+    database: DependencyReport & { backend?: string };
     engines: { model: string; up: boolean }[];
+    /** The limiter's backend, under its own name (e.g. `redis`), when it has one. */
+    [limiterBackend: string]: unknown;
   };
 }
 
 export interface HealthCheckOptions {
   store: Store;
-  backend: 'postgres' | 'sqlite';
   limiter: Limiter;
   engines?: EngineDirectory | undefined;
   /** Longest wait for the database's answer to a probe. */
@@ -39,16 +39,20 @@ export class HealthCheck {
 
   async report(): Promise<HealthReport> {
     await this.probe();
-    const database = { ...this.o.store.status.current, backend: this.o.backend };
-    const redisUp = this.o.limiter.backendUp?.();
-    const redis = redisUp === undefined ? undefined : { state: redisUp ? ('up' as const) : ('down' as const) };
+    const { status } = this.o.store;
+    const database = { ...status.current, ...(status.backend ? { backend: status.backend } : {}) };
+    const limiter = this.o.limiter.backend?.();
     const engines = (this.o.engines?.load() ?? []).map((e) => ({ model: e.model, up: e.up }));
     const ready = database.state === 'up';
-    const allUp = ready && redis?.state !== 'down';
+    const allUp = ready && limiter?.up !== false;
     return {
       status: allUp ? 'ok' : 'degraded',
       ready,
-      dependencies: { database, ...(redis ? { redis } : {}), engines },
+      dependencies: {
+        database,
+        ...(limiter ? { [limiter.name]: { state: limiter.up ? 'up' : 'down' } } : {}),
+        engines,
+      },
     };
   }
 

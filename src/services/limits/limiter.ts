@@ -18,8 +18,8 @@ export interface Limiter {
    * (test/contracts/limiter.contract.ts).
    */
   admitNow(keyId: string, own: KeyLimits | undefined): Release | undefined;
-  /** For /health: whether the limiter's backend (Redis) is connected; absent when it has none. */
-  backendUp?(): boolean;
+  /** For /health: the limiter's own backend (a shared counter store) and whether it is connected; absent when it has none. */
+  backend?(): { name: string; up: boolean };
   close(): Promise<void>;
 }
 

@@ -77,7 +77,7 @@ export class PostgresStore implements Store {
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const { schema } = options;
-    const status = new DependencyStatus('database');
+    const status = new DependencyStatus('database', 'postgres');
     const poolTimeoutMs = options.poolTimeoutMs ?? 5000;
     const pool = openPgPool({
       url: options.url,

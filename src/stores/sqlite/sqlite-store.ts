@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../../util/sqlite/driver.js';
 import { DependencyStatus } from '../dependency-status.js';
+import { StoreUnavailableError } from '../faults.js';
 import {
   type KeyRow,
   keyFromRow,
@@ -64,7 +65,7 @@ export class SqliteStore implements Store {
   readonly tasks: SqliteTaskStore;
   readonly conversations: SqliteConversations;
   /** Down or full as the last write found it (a full disk: SQLITE_FULL); reads keep working. */
-  readonly status = new DependencyStatus('database');
+  readonly status = new DependencyStatus('database', 'sqlite');
   private readonly stmts;
   /**
    * Key rows read on every request, kept until any other connection commits (PRAGMA data_version
@@ -214,7 +215,7 @@ export class SqliteStore implements Store {
     this.stmts.dataVersion.get();
     if (this.status.current.state !== 'full') return;
     const problem = roomProblem(this.db, this.file);
-    if (problem) throw Object.assign(new Error(problem), { code: 'SQLITE_FULL' });
+    if (problem) throw new StoreUnavailableError({ kind: 'full', cause: problem, notRun: true });
     this.status.succeeded(true);
   }
 

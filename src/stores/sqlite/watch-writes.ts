@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { DependencyStatus } from '../dependency-status.js';
+import { asStoreError } from './sqlite-faults.js';
 
 /**
- * Feeds the store's DependencyStatus from every statement's `run` (the writes): a full disk or an
+ * Feeds the store's DependencyStatus from every statement's `run` (the writes), SQLite's fault codes
+ * turned into a StoreUnavailableError (sqlite-faults.ts) on the way out: a full disk or an
  * I/O error marks the database full or down for /health; the next write that works marks it up
  * after an I/O error, while a full disk is cleared only by a check that finds room (the store's
  * ping). Wrapped at `prepare`, so that the sub-stores' statements are watched as well; must be
@@ -21,8 +23,9 @@ export function watchWrites(db: Database.Database, status: DependencyStatus): vo
         status.succeeded(false);
         return result;
       } catch (err) {
-        status.failed(err);
-        throw err;
+        const thrown = asStoreError(err);
+        status.failed(thrown);
+        throw thrown;
       }
     };
     return statement;

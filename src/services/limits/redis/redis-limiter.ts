@@ -59,8 +59,8 @@ export class RedisLimiter implements Limiter {
     return whenReady(this.redis, ms);
   }
 
-  backendUp(): boolean {
-    return this.redis.status === 'ready';
+  backend(): { name: string; up: boolean } {
+    return { name: 'redis', up: this.redis.status === 'ready' };
   }
 
   /** A key that asks for nothing to be counted is admitted without a round trip. */
