@@ -1,6 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { AgentsConfigSchema } from './agents-schema.js';
 import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
+import { DatabaseConfigSchema, RedisConfigSchema } from './database-schema.js';
 import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
+import { MetricsConfigSchema, TracingConfigSchema } from './observability-schema.js';
 import { SERVER_TIMEOUTS, TrustProxySchema } from './server-schema.js';
 import { UsageConfigSchema } from './usage-schema.js';
 
@@ -62,155 +65,10 @@ export const ConfigSchema = Type.Object(
       minLength: 1,
       description: 'SQLite database, server key and files (env `GEN_PLATFORM_DATA`).',
     }),
-    database: Type.Object(
-      {
-        url: Type.Optional(
-          Type.String({
-            pattern: '^postgres(ql)?://',
-            description: 'PostgreSQL URL (env `DATABASE_URL`); unset = SQLite under data_dir.',
-          }),
-        ),
-        schema: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]*$', description: 'PostgreSQL schema to use.' })),
-        connect_timeout_seconds: Type.Number({
-          minimum: 0,
-          default: 30,
-          description:
-            'How long start-up waits for PostgreSQL to accept connections (retrying with backoff) before it gives up.',
-        }),
-        pool_timeout_seconds: Type.Number({
-          exclusiveMinimum: 0,
-          maximum: 120,
-          default: 5,
-          description:
-            'Longest wait for a PostgreSQL connection (server not answering, pool exhausted); then the request gets 503 / 1305.',
-        }),
-        query_timeout_seconds: Type.Number({
-          exclusiveMinimum: 0,
-          default: 30,
-          description:
-            "Longest wait for a store query's answer: a connection whose server vanished without a word (no reset) is dropped then and the request gets 503 / 1305.",
-        }),
-        retry_ms: Type.Integer({
-          minimum: 0,
-          maximum: 60_000,
-          default: 1000,
-          description:
-            'How long one call retries a transient database fault (connection lost, admin shutdown, serialization failure, too many connections) with backoff, when it is safe to repeat.',
-        }),
-        key_cache_ttl_seconds: Type.Number({
-          exclusiveMinimum: 0,
-          default: 30,
-          description:
-            'PostgreSQL: a cached key row is read again after this long even when no change notification came (bounds a revocation whose notification was lost).',
-        }),
-        key_cache_stale_seconds: Type.Number({
-          minimum: 0,
-          default: 300,
-          description:
-            'PostgreSQL: while the database cannot be reached, a key row read less than this long ago still authenticates requests.',
-        }),
-        listen_check_seconds: Type.Number({
-          exclusiveMinimum: 0,
-          default: 10,
-          description:
-            'PostgreSQL: how often the key-change LISTEN connection is checked with a query; one that fails or hangs is replaced.',
-        }),
-        purge_interval_seconds: Type.Integer({
-          minimum: 1,
-          default: 300,
-          description: 'How often expired cache rows, the cache past its cap and old request ids are deleted.',
-        }),
-        request_id_days: Type.Number({
-          exclusiveMinimum: 0,
-          default: 7,
-          description: 'How long a client-chosen `request_id` stays claimed by its key (1231 on a repeat).',
-        }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
-    redis: Type.Object(
-      {
-        url: Type.Optional(
-          Type.String({
-            pattern: '^rediss?://',
-            description:
-              'Redis URL (env `REDIS_URL`); set = per-key limits are counted in Redis, exactly across processes.',
-          }),
-        ),
-        prefix: Type.String({
-          default: 'gen-platform:',
-          minLength: 1,
-          description: 'Prefix of every Redis key this server writes (several deployments can share one Redis).',
-        }),
-        lease_seconds: Type.Number({
-          minimum: 1,
-          maximum: 60,
-          default: 30,
-          description:
-            'Lifetime of a concurrency slot in Redis, renewed while its request runs; a slot of a process that died is freed after it.',
-        }),
-        timeout_ms: Type.Integer({
-          minimum: 50,
-          default: 1000,
-          description: 'Longest wait for Redis per request; past it, or while Redis is down, requests fail with 1234.',
-        }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
-    metrics: Type.Object(
-      {
-        enabled: Type.Boolean({ default: false, description: 'Serve Prometheus metrics at `GET /metrics` (no auth).' }),
-        port: Type.Optional(
-          Type.Integer({
-            minimum: 0,
-            maximum: 65535,
-            description: 'Serve `/metrics` on this port of `server.host` instead of the API port.',
-          }),
-        ),
-      },
-      { additionalProperties: false, default: {} },
-    ),
-    tracing: Type.Object(
-      {
-        endpoint: Type.Optional(
-          Type.String({
-            pattern: '^https?://',
-            description:
-              'OpenTelemetry: base URL of an OTLP/HTTP receiver (env `OTEL_EXPORTER_OTLP_ENDPOINT`); spans go to `<endpoint>/v1/traces`. Unset (and no `traces_endpoint`) = tracing off, and nothing of OpenTelemetry is loaded.',
-          }),
-        ),
-        traces_endpoint: Type.Optional(
-          Type.String({
-            pattern: '^https?://',
-            description:
-              'Full URL spans are posted to, instead of `<endpoint>/v1/traces` (env `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`).',
-          }),
-        ),
-        service_name: Type.String({
-          minLength: 1,
-          default: 'gen-platform',
-          description: '`service.name` of the spans (env `OTEL_SERVICE_NAME`).',
-        }),
-        headers: Type.Record(Type.String({ minLength: 1 }), Type.String(), {
-          default: {},
-          description:
-            'Headers sent with every export, e.g. an API key of the receiver (env `OTEL_EXPORTER_OTLP_HEADERS`, `k=v,k2=v2`).',
-        }),
-        resource_attributes: Type.Record(Type.String({ minLength: 1 }), Type.String(), {
-          default: {},
-          description:
-            'More attributes of the resource, e.g. `deployment.environment` (env `OTEL_RESOURCE_ATTRIBUTES`).',
-        }),
-        sample_ratio: Type.Number({
-          minimum: 0,
-          maximum: 1,
-          default: 1,
-          description:
-            "Share of traces recorded when the caller sent no `traceparent` (a caller's sampling decision is followed); env `OTEL_TRACES_SAMPLER_ARG` with `OTEL_TRACES_SAMPLER=parentbased_traceidratio`.",
-        }),
-      },
-      { additionalProperties: false, default: {} },
-    ),
+    database: DatabaseConfigSchema,
+    redis: RedisConfigSchema,
+    metrics: MetricsConfigSchema,
+    tracing: TracingConfigSchema,
     shutdown: Type.Object(
       {
         grace_seconds: Type.Number({
@@ -447,69 +305,7 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
-    agents: Type.Object(
-      {
-        general_translation: Type.Object(
-          {
-            model: Type.String({
-              minLength: 1,
-              default: 'gen-4.7',
-              description:
-                'Chat model code the `general_translation` agent calls (any code served under `models` or by `embedded.default_model`).',
-            }),
-            max_input_chars: Type.Integer({
-              minimum: 1,
-              default: 200_000,
-              description: 'Longest text (characters, all user messages together) the agent translates in one call.',
-            }),
-            glossary_repair: Type.Boolean({
-              default: true,
-              description:
-                'When a glossary target term is missing from a piece’s translation, make one more call asking for it (counted in `usage.total_calls`).',
-            }),
-            max_glossary_entries: Type.Integer({
-              minimum: 0,
-              default: 2000,
-              description: 'Entries one `custom_variables.glossary` may have; more: 1214 naming the line past it.',
-            }),
-            max_glossary_bytes: Type.Integer({
-              minimum: 0,
-              default: 128 * 1024,
-              description: 'Bytes (UTF-8) one `custom_variables.glossary` may have; more: 1214.',
-            }),
-            artifact_max_pages: Type.Integer({
-              minimum: 0,
-              default: 50,
-              description: 'Page images (`custom_variables.pages`) one conversation retrieval may ask for; more: 1214.',
-            }),
-            artifact_max_page_pixels: Type.Integer({
-              minimum: 1,
-              default: 25_000_000,
-              description: 'Pixels (width × height) of one page image; more: 1214 naming the page.',
-            }),
-            artifact_max_pixels: Type.Integer({
-              minimum: 1,
-              default: 50_000_000,
-              description: 'Pixels of all the page images one conversation retrieval asks for together; more: 1214.',
-            }),
-            piece_tokens: Type.Integer({
-              minimum: 0,
-              default: 0,
-              description:
-                "Largest piece of a long text sent in one model call, in the model's tokens; 0 = a quarter of the model's context window.",
-            }),
-            render_queue_size: Type.Integer({
-              minimum: 0,
-              default: 16,
-              description:
-                'Conversation-artifact renders (PDF, page images) that may wait for the renderer, served key by key; one more gets 1305.',
-            }),
-          },
-          { additionalProperties: false, default: {} },
-        ),
-      },
-      { additionalProperties: false, default: {} },
-    ),
+    agents: AgentsConfigSchema,
     models: Type.Record(
       Type.String(),
       Type.Object({ deployments: Type.Array(Deployment, { minItems: 1 }) }, { additionalProperties: false }),
