@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ApiError } from '../../errors/api-error.js';
 import { storeFault } from '../../stores/faults.js';
+import { retryThroughFaults } from '../../stores/retry-faults.js';
 import type { TaskError, TaskRecord, TaskStore } from '../../stores/tasks.js';
 import { failureFields, type LevelAware } from '../../util/failure-fields.js';
-import { retryThroughFaults } from '../../util/retry-faults.js';
 import type { JobSlots } from './job-slots.js';
 
 export interface TaskWorkersOptions {

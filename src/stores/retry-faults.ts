@@ -1,4 +1,4 @@
-import { storeFault } from '../stores/faults.js';
+import { storeFault } from './faults.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
