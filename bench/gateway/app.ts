@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type * as AppModule from '../../src/app/app.js';
 import type * as LoadModule from '../../src/config/load.js';
+import type * as HeapTuningModule from '../../src/server/heap-tuning.js';
 import type * as ServicesModule from '../../src/services/create-services.js';
 import type { PlatformServices } from '../../src/services/platform-services.js';
 
@@ -21,6 +22,9 @@ const dist = (module: string) => new URL(`../../dist/src/${module}`, import.meta
 const { buildApp } = (await import(dist('app/app.js'))) as typeof AppModule;
 const { loadConfig } = (await import(dist('config/load.js'))) as typeof LoadModule;
 const { closeServices, createServices } = (await import(dist('services/create-services.js'))) as typeof ServicesModule;
+const { tuneHeapForServing } = (await import(dist('server/heap-tuning.js'))) as typeof HeapTuningModule;
+// The V8 settings `serve` applies before it builds anything.
+tuneHeapForServing();
 
 export interface BenchApp {
   app: FastifyInstance;

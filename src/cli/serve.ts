@@ -1,6 +1,7 @@
 import { buildApp } from '../app/app.js';
 import { loadConfig } from '../config/load.js';
 import { drain } from '../server/drain.js';
+import { tuneHeapForServing } from '../server/heap-tuning.js';
 import { startMetricsServer } from '../server/metrics/metrics-server.js';
 import { closeServices, createServices } from '../services/create-services.js';
 import { openTracer } from '../telemetry/open-tracer.js';
@@ -19,6 +20,7 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     env.out(commandHelp(SERVE_HELP));
     return 0;
   }
+  tuneHeapForServing();
   const { config, file, configDir } = loadConfig({
     file: values.config as string | undefined,
     cwd: env.cwd,
