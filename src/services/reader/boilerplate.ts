@@ -1,4 +1,4 @@
-import { all, type DomDocument, type DomElement, TEXT_NODE } from './dom.js';
+import { all, type DomDocument, type DomElement, first, TEXT_NODE } from './dom.js';
 
 /**
  * DOM clean-ups around Readability: what is never content (hidden or structural chrome), and the
@@ -23,7 +23,7 @@ export const removeAll = (root: DomDocument | DomElement, selector: string): voi
 /** Copies `class="language-x"` (on `pre` or its `code`) to `data-language` on the `pre`. */
 export function markCodeLanguages(doc: DomDocument): void {
   for (const pre of all(doc, 'pre')) {
-    const code = pre.querySelector('code');
+    const code = first(pre, 'code');
     const source = `${pre.getAttribute('class') ?? ''} ${code?.getAttribute('class') ?? ''} ${pre.getAttribute('data-lang') ?? ''}`;
     const language = pre.getAttribute('data-lang') || LANGUAGE.exec(source)?.[1];
     if (language) pre.setAttribute('data-language', language.toLowerCase());
@@ -81,7 +81,7 @@ const isFurniture = (element: DomElement): boolean => {
   if (!boilerplate) {
     if (!ANNOTATION_NAME.test(name) && element.localName !== 'figcaption') return false;
     // A caption or byline holds no heading; a block that does is a section of the article.
-    if (element.querySelector('h1, h2, h3, h4, h5, h6')) return false;
+    if (first(element, 'h1, h2, h3, h4, h5, h6')) return false;
   }
   if (inRunningText(element)) return false;
   const text = (element.textContent ?? '').trim();

@@ -1,4 +1,4 @@
-import { all, type DomDocument } from './dom.js';
+import { all, type DomDocument, first } from './dom.js';
 
 /** What the reader reports about a page besides its content (the spec's reader_result fields). */
 export interface PageMetadata {
@@ -91,9 +91,9 @@ function findDatePublished(value: unknown, depth: number): string | undefined {
 export function readMetadata(doc: DomDocument, baseUrl: string): PageMetadata {
   const index = indexMeta(doc);
   const title =
-    clean(doc.querySelector('title')?.textContent) ||
+    clean(first(doc, 'title')?.textContent) ||
     metaContent(index, ['og:title', 'twitter:title']) ||
-    clean(doc.querySelector('h1')?.textContent);
+    clean(first(doc, 'h1')?.textContent);
   const description = metaContent(index, ['description', 'og:description', 'twitter:description']) ?? '';
   const metadata: Record<string, string> = {};
   for (const key of META_KEYS) metadata[key] = metaContent(index, [key]) ?? '';

@@ -1,4 +1,4 @@
-import { all, countWords, type DomElement, TEXT_NODE } from './dom.js';
+import { all, closest, countWords, type DomElement, first, TEXT_NODE } from './dom.js';
 
 /**
  * After Readability: what its pick still carries that is not the article. Each rule is small and
@@ -78,8 +78,7 @@ export function pruneTeasers(root: DomElement): void {
     if (!block.parentElement) continue;
     const content = text(block);
     if (!content || content.length > TEASER_MAX_CHARS) continue;
-    if (block.querySelector('p, ul, ol, table, pre, blockquote, h1, h2, h3, h4, h5, h6') && block.localName !== 'dl')
-      continue;
+    if (first(block, 'p, ul, ol, table, pre, blockquote, h1, h2, h3, h4, h5, h6') && block.localName !== 'dl') continue;
     // Inside a sentence (a bold label in running prose), it is not a line of its own.
     if (['span', 'strong', 'em', 'b'].includes(block.localName) && hasOwnText(block.parentElement as DomElement))
       continue;
@@ -145,8 +144,8 @@ const BLOCK_CHILD = 'ul, ol, table, pre, blockquote, h1, h2, h3, h4, h5, h6';
 export function pruneRepeated(root: DomElement): void {
   const seen = new Map<string, DomElement[]>();
   for (const element of all(root, LEAF_BLOCKS)) {
-    if (element.closest('pre, table, code')) continue;
-    if (element.querySelector(BLOCK_CHILD)) continue;
+    if (closest(element, 'pre, table, code')) continue;
+    if (first(element, BLOCK_CHILD)) continue;
     const content = text(element);
     if (!content || content.length > REPEAT_MAX_CHARS || !/\p{L}/u.test(content)) continue;
     const inline = ['span', 'cite', 'a', 'small', 'strong'].includes(element.localName);
@@ -171,7 +170,7 @@ export function pruneRepeated(root: DomElement): void {
 export function pruneEmpty(root: DomElement): void {
   for (const element of all(root, 'div, section, ul, ol, li, p, aside, dl, figure, span').reverse()) {
     if (text(element)) continue;
-    if (element.querySelector('img, picture, video, audio, iframe, svg, table, pre, hr, br')) continue;
+    if (first(element, 'img, picture, video, audio, iframe, svg, table, pre, hr, br')) continue;
     element.remove();
   }
 }
