@@ -28,6 +28,8 @@ export function readHtml(html: string, pageUrl: string, request: ReaderRequest):
   const extraction = extractContent(parse);
   // URLs are made absolute in the article only, not in the whole page it was taken from.
   absolutizeUrls(extraction.root, base);
+  // Counted before formatting, which may consume the article (the Markdown conversion).
+  const words = extraction.fallback ? extraction.words : countWords(extraction.root.textContent ?? '');
   const formatted = formatArticle(extraction.root, request);
   const result: ReaderResult = {
     content: formatted.content,
@@ -42,7 +44,7 @@ export function readHtml(html: string, pageUrl: string, request: ReaderRequest):
   };
   return {
     result,
-    words: extraction.fallback ? extraction.words : countWords(extraction.root.textContent ?? ''),
+    words,
     hasScripts,
   };
 }

@@ -120,18 +120,24 @@ function prepare(root: DomElement): void {
 
 /**
  * Takes the article's element itself (the document extraction parsed, not its HTML parsed a second
- * time: turndown works on a clone of it), or an HTML string.
+ * time), or an HTML string. The element is consumed: turndown would clone it before collapsing its
+ * whitespace (a copy of every node, the conversion's largest cost after the rules themselves), so it
+ * is handed a stand-in whose clone is the element itself; the caller reads nothing of it afterwards.
  */
 export function toMarkdown(article: DomElement | string, options: { gfm: boolean }): string {
   rowsCache = new WeakMap();
-  if (typeof article !== 'string') prepare(article);
+  let input: DomElement | string | { nodeType: number; cloneNode(): DomElement } = article;
+  if (typeof article !== 'string') {
+    prepare(article);
+    input = { nodeType: article.nodeType, cloneNode: () => article };
+  }
   let service = services.get(options.gfm);
   if (!service) {
     service = build(options.gfm);
     services.set(options.gfm, service);
   }
   return service
-    .turndown(article as Parameters<TurndownService['turndown']>[0])
+    .turndown(input as Parameters<TurndownService['turndown']>[0])
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
