@@ -1,5 +1,5 @@
 import { absolutizeUrls, documentBase, promoteLazyImages } from './absolutize.js';
-import { all, countWords, parseDocument } from './dom.js';
+import { all, parseDocument } from './dom.js';
 import { extractContent } from './extract.js';
 import { formatArticle } from './format.js';
 import { readMetadata } from './metadata.js';
@@ -28,8 +28,6 @@ export function readHtml(html: string, pageUrl: string, request: ReaderRequest):
   const extraction = extractContent(parse);
   // URLs are made absolute in the article only, not in the whole page it was taken from.
   absolutizeUrls(extraction.root, base);
-  // Counted before formatting, which may consume the article (the Markdown conversion).
-  const words = extraction.fallback ? extraction.words : countWords(extraction.root.textContent ?? '');
   const formatted = formatArticle(extraction.root, request);
   const result: ReaderResult = {
     content: formatted.content,
@@ -44,7 +42,9 @@ export function readHtml(html: string, pageUrl: string, request: ReaderRequest):
   };
   return {
     result,
-    words,
+    // Extraction counted them on the text it returns (absolutizing changes no text), before
+    // formatting, which may consume the article (the Markdown conversion).
+    words: extraction.words,
     hasScripts,
   };
 }
