@@ -43,6 +43,8 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
   // Start-up checks of local model files, then the downloads in the background (embedded.preload).
   const terminal = process.stderr.isTTY ? (text: string) => process.stderr.write(text) : undefined;
   await services.engines?.warmUp({ download: config.embedded.preload, ...(terminal ? { terminal } : {}) });
+  // The reader's extraction threads start now, not on the first reads (services/reader/service.ts).
+  await services.reader.warmUp();
   const adminKey = await services.keys.ensureAdminKey();
   // The banner and the admin key go to stderr: stdout is the log stream, which machines read and keep.
   if (adminKey) {

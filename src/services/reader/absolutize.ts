@@ -1,4 +1,4 @@
-import { all, type DomDocument, type DomElement } from './dom.js';
+import { all, type DomDocument, type DomElement, descendants } from './dom.js';
 
 /**
  * Rewrites every link and media URL against the page's final URL (or its `<base href>`), so the
@@ -20,7 +20,9 @@ const URL_ATTRIBUTES: Record<string, string[]> = {
   q: ['cite'],
   blockquote: ['cite'],
 };
-const HAS_URL = '[href], [src], [srcset], [poster], [cite]';
+/** `[href], [src], [srcset], [poster], [cite]`, tested without a selector (linkedom compiles each, dom.ts). */
+const URL_NAMES = ['href', 'src', 'srcset', 'poster', 'cite'];
+const hasUrl = (element: DomElement): boolean => URL_NAMES.some((name) => element.hasAttribute(name));
 
 const LAZY_ATTRIBUTES = ['data-src', 'data-original', 'data-lazy-src', 'data-url', 'data-hi-res-src'];
 
@@ -68,7 +70,7 @@ export function promoteLazyImages(doc: DomDocument): void {
 
 /** Absolute URLs in a subtree (the extracted article: a fraction of the page), in one scan. */
 export function absolutizeUrls(root: DomDocument | DomElement, base: string): void {
-  for (const element of all(root, HAS_URL)) {
+  for (const element of descendants(root, hasUrl)) {
     for (const attribute of URL_ATTRIBUTES[element.localName] ?? []) {
       const value = element.getAttribute(attribute);
       if (value === null) continue;

@@ -1,12 +1,10 @@
-import { all, type DomDocument, type DomElement, TEXT_NODE } from './dom.js';
+import { all, type DomDocument, type DomElement, descendants, first, TEXT_NODE } from './dom.js';
+import { trimmedTextWithin } from './subtree-text.js';
 
 /**
  * DOM clean-ups around Readability: what is never content (hidden or structural chrome), and the
  * code-language hint, which must survive Readability's class stripping.
  */
-
-const HIDDEN =
-  '[hidden], [aria-hidden="true"], [style*="display:none" i], [style*="display: none" i], [style*="visibility:hidden" i], [style*="visibility: hidden" i], template, dialog';
 
 const NEVER_CONTENT =
   'script, style, noscript, template, iframe, svg, canvas, object, embed, form, button, select, input, textarea, link, meta';
@@ -16,6 +14,25 @@ const CHROME =
 
 const LANGUAGE = /(?:^|\s)(?:language|lang|highlight-source|brush:?)-?\s*([\w+#.-]+)/i;
 
+/** `[class], [id]`, and with figcaption, matched without a selector (dom.ts: linkedom compiles each). */
+const hasName = (element: DomElement): boolean => element.hasAttribute('class') || element.hasAttribute('id');
+const namedOrFigcaption = (element: DomElement): boolean => hasName(element) || element.localName === 'figcaption';
+
+/**
+ * What a reader never sees: `[hidden], [aria-hidden="true"], [style*="display:none" i],
+ * [style*="display: none" i], [style*="visibility:hidden" i], [style*="visibility: hidden" i],
+ * template, dialog`, as a test matching as css-select would (`aria-hidden`'s value case-sensitive,
+ * the `i` substrings by a case-insensitive regex, tag names lower-cased), without a selector.
+ */
+const HIDING_STYLE = /display:none|display: none|visibility:hidden|visibility: hidden/i;
+const isHidden = (element: DomElement): boolean => {
+  const name = element.localName.toLowerCase();
+  if (name === 'template' || name === 'dialog' || element.hasAttribute('hidden')) return true;
+  if (element.getAttribute('aria-hidden') === 'true') return true;
+  const style = element.getAttribute('style');
+  return style !== null && HIDING_STYLE.test(style);
+};
+
 export const removeAll = (root: DomDocument | DomElement, selector: string): void => {
   for (const element of all(root, selector)) element.remove();
 };
@@ -23,7 +40,7 @@ export const removeAll = (root: DomDocument | DomElement, selector: string): voi
 /** Copies `class="language-x"` (on `pre` or its `code`) to `data-language` on the `pre`. */
 export function markCodeLanguages(doc: DomDocument): void {
   for (const pre of all(doc, 'pre')) {
-    const code = pre.querySelector('code');
+    const code = first(pre, 'code');
     const source = `${pre.getAttribute('class') ?? ''} ${code?.getAttribute('class') ?? ''} ${pre.getAttribute('data-lang') ?? ''}`;
     const language = pre.getAttribute('data-lang') || LANGUAGE.exec(source)?.[1];
     if (language) pre.setAttribute('data-language', language.toLowerCase());
@@ -32,14 +49,14 @@ export function markCodeLanguages(doc: DomDocument): void {
 
 /** Before Readability: drop what a reader never sees. */
 export function removeHidden(doc: DomDocument): void {
-  removeAll(doc, HIDDEN);
+  for (const element of descendants(doc, isHidden)) element.remove();
 }
 
 /** The fallback's view of a page: the body without chrome, scripts and forms. */
 export function stripChrome(root: DomDocument | DomElement): void {
   removeAll(root, NEVER_CONTENT);
   removeAll(root, CHROME);
-  removeAll(root, HIDDEN);
+  for (const element of descendants(root, isHidden)) element.remove();
 }
 
 const BOILERPLATE_NAME =
@@ -57,6 +74,8 @@ const ANNOTATION_NAME =
 
 const AD_WORD = /advertis|sponsored|anzeige|publicité|广告/i;
 const AD_LABEL = /^\s*(advertisement|advertising|sponsored|sponsored content|anzeige|publicité|广告)\s*$/i;
+/** Longer than any of AD_LABEL's words (with its surrounding whitespace trimmed). */
+const AD_LABEL_MAX_CHARS = 32;
 
 const linkDensity = (element: DomElement): number => {
   const text = (element.textContent ?? '').trim().length;
@@ -81,12 +100,11 @@ const isFurniture = (element: DomElement): boolean => {
   if (!boilerplate) {
     if (!ANNOTATION_NAME.test(name) && element.localName !== 'figcaption') return false;
     // A caption or byline holds no heading; a block that does is a section of the article.
-    if (element.querySelector('h1, h2, h3, h4, h5, h6')) return false;
+    if (first(element, 'h1, h2, h3, h4, h5, h6')) return false;
   }
   if (inRunningText(element)) return false;
-  const text = (element.textContent ?? '').trim();
-  if (!boilerplate) return text.length < ANNOTATION_MAX_CHARS;
-  return text.length < FURNITURE_MAX_CHARS || linkDensity(element) > 0.5;
+  if (!boilerplate) return trimmedTextWithin(element, ANNOTATION_MAX_CHARS - 1) !== undefined;
+  return trimmedTextWithin(element, FURNITURE_MAX_CHARS - 1) !== undefined || linkDensity(element) > 0.5;
 };
 
 /**
@@ -99,14 +117,16 @@ export function removeFurniture(root: DomElement): void {
   // at the whole text spares computing the text of every block.
   if (AD_WORD.test(root.textContent ?? '')) {
     for (const element of all(root, 'div, p, span, section, aside')) {
-      if (AD_LABEL.test(element.textContent ?? '')) element.remove();
+      // A label is one short word or two: a block with longer text is not one.
+      const label = trimmedTextWithin(element, AD_LABEL_MAX_CHARS);
+      if (label !== undefined && AD_LABEL.test(label)) element.remove();
     }
   }
-  for (const element of all(root, '[class], [id], figcaption')) if (isFurniture(element)) element.remove();
+  for (const element of descendants(root, namedOrFigcaption)) if (isFurniture(element)) element.remove();
 }
 
 export function stripClasses(root: DomElement): void {
-  for (const element of all(root, '[class], [id]')) {
+  for (const element of descendants(root, hasName)) {
     element.removeAttribute('class');
     element.removeAttribute('id');
   }

@@ -65,8 +65,76 @@ export function parseDocument(html: string): DomDocument {
   return document;
 }
 
-export const all = (root: DomDocument | DomElement, selector: string): DomElement[] =>
-  Array.from(root.querySelectorAll(selector));
+/**
+ * Elements under `root` (not `root` itself) that pass `test`, in document order, not entering a
+ * `template`'s content: the elements linkedom's querySelectorAll would visit. linkedom compiles the
+ * selector of every query, closest and querySelector call afresh (css-select: parse, compile), which
+ * cost more than the match itself in the reader's per-block loops; a plain walk costs neither.
+ */
+export function descendants(
+  root: DomDocument | DomElement,
+  test: (element: DomElement) => boolean,
+  firstOnly = false,
+): DomElement[] {
+  const found: DomElement[] = [];
+  // A document's doctype node has no nextSibling in linkedom: start at its root element.
+  let node: DomNode | null = 'documentElement' in root ? root.documentElement : root.firstChild;
+  while (node) {
+    if (isElement(node)) {
+      if (test(node)) {
+        found.push(node);
+        if (firstOnly) return found;
+      }
+      const child = node.localName === 'template' ? null : node.firstChild;
+      if (child) {
+        node = child;
+        continue;
+      }
+    }
+    while (node && node !== root && !node.nextSibling) node = node.parentNode;
+    node = node && node !== root ? node.nextSibling : null;
+  }
+  return found;
+}
+
+/** A selector that is only tag names (`p, div, li`), as the set of its names; else undefined. */
+const TAG_LIST = /^\s*[a-z][a-z0-9]*(\s*,\s*[a-z][a-z0-9]*)*\s*$/i;
+const tagLists = new Map<string, ReadonlySet<string> | undefined>();
+function tagList(selector: string): ReadonlySet<string> | undefined {
+  if (tagLists.has(selector)) return tagLists.get(selector);
+  const names = TAG_LIST.test(selector)
+    ? new Set(selector.split(',').map((name) => name.trim().toLowerCase()))
+    : undefined;
+  tagLists.set(selector, names);
+  return names;
+}
+
+/** As css-select compares names in an HTML document: the local name, lower-cased. */
+export const named =
+  (names: ReadonlySet<string>) =>
+  (element: DomElement): boolean =>
+    names.has(element.localName.toLowerCase());
+
+/** querySelectorAll as an array; a tag-list selector is matched by a walk, not compiled. */
+export function all(root: DomDocument | DomElement, selector: string): DomElement[] {
+  const names = tagList(selector);
+  return names ? descendants(root, named(names)) : Array.from(root.querySelectorAll(selector));
+}
+
+/** querySelector; a tag-list selector is matched by a walk, not compiled. */
+export function first(root: DomDocument | DomElement, selector: string): DomElement | null {
+  const names = tagList(selector);
+  return names ? (descendants(root, named(names), true)[0] ?? null) : root.querySelector(selector);
+}
+
+/** closest (the element itself or an ancestor); a tag-list selector is matched without compiling. */
+export function closest(element: DomElement, selector: string): DomElement | null {
+  const names = tagList(selector);
+  if (!names) return element.closest(selector);
+  for (let current: DomElement | null = element; current; current = current.parentElement)
+    if (names.has(current.localName.toLowerCase())) return current;
+  return null;
+}
 
 /** Words of a text, counting each CJK character as half a word since those scripts use no spaces. */
 export function countWords(text: string): number {

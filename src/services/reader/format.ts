@@ -10,13 +10,16 @@ export interface FormattedContent {
   links?: Record<string, string>;
 }
 
-/** Applies the request's image options, builds the summaries, and renders the chosen format. */
+/** Applies the request's image options, builds the summaries, and renders the chosen format (consuming `root`). */
 export function formatArticle(root: DomElement, request: ReaderRequest): FormattedContent {
   applyImageOptions(root, {
     retainImages: request.retain_images ?? true,
     keepDataUrls: request.keep_img_data_url ?? false,
   });
   const format = request.return_format ?? 'markdown';
+  // Before the content: the Markdown conversion consumes the article (markdown.ts).
+  const images = request.with_images_summary ? imagesSummary(root) : undefined;
+  const links = request.with_links_summary ? linksSummary(root) : undefined;
   const content =
     format === 'html'
       ? root.innerHTML.trim()
@@ -25,8 +28,8 @@ export function formatArticle(root: DomElement, request: ReaderRequest): Formatt
         : toMarkdown(root, { gfm: !(request.no_gfm ?? false) });
   return {
     content,
-    ...(request.with_images_summary ? { images: imagesSummary(root) } : {}),
-    ...(request.with_links_summary ? { links: linksSummary(root) } : {}),
+    ...(images ? { images } : {}),
+    ...(links ? { links } : {}),
   };
 }
 

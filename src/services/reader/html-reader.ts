@@ -1,5 +1,5 @@
 import { absolutizeUrls, documentBase, promoteLazyImages } from './absolutize.js';
-import { all, countWords, parseDocument } from './dom.js';
+import { all, parseDocument } from './dom.js';
 import { extractContent } from './extract.js';
 import { formatArticle } from './format.js';
 import { readMetadata } from './metadata.js';
@@ -42,7 +42,9 @@ export function readHtml(html: string, pageUrl: string, request: ReaderRequest):
   };
   return {
     result,
-    words: extraction.fallback ? extraction.words : countWords(extraction.root.textContent ?? ''),
+    // Extraction counted them on the text it returns (absolutizing changes no text), before
+    // formatting, which may consume the article (the Markdown conversion).
+    words: extraction.words,
     hasScripts,
   };
 }

@@ -1,6 +1,6 @@
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
-import { all, type DomElement } from './dom.js';
+import { all, closest, type DomElement, first } from './dom.js';
 
 /**
  * Article HTML to Markdown. GFM (pipe tables, strikethrough, task lists) unless `no_gfm`, which
@@ -89,7 +89,7 @@ function addTableRows(table: DomElement): void {
       // The rule reads it once per cell; the tree does not change during a conversion.
       let rows = rowsCache.get(this);
       if (!rows) {
-        rows = all(this, 'tr').filter((row) => row.parentElement?.closest('table') === this);
+        rows = all(this, 'tr').filter((row) => row.parentElement && closest(row.parentElement, 'table') === this);
         rowsCache.set(this, rows);
       }
       return rows;
@@ -109,10 +109,10 @@ const TABLE_PARTS = 'td, th, tr, thead, tbody, tfoot, caption, colgroup, col';
  * content; the GFM table rules expect every cell to have its table).
  */
 function prepare(root: DomElement): void {
-  const table = root.querySelector('table');
+  const table = first(root, 'table');
   if (table) addTableRows(table);
   for (const part of all(root, TABLE_PARTS)) {
-    if (part.parentElement?.closest('table')) continue;
+    if (part.parentElement && closest(part.parentElement, 'table')) continue;
     part.replaceWith(...Array.from(part.childNodes));
   }
   root.normalize();
@@ -120,18 +120,24 @@ function prepare(root: DomElement): void {
 
 /**
  * Takes the article's element itself (the document extraction parsed, not its HTML parsed a second
- * time: turndown works on a clone of it), or an HTML string.
+ * time), or an HTML string. The element is consumed: turndown would clone it before collapsing its
+ * whitespace (a copy of every node, the conversion's largest cost after the rules themselves), so it
+ * is handed a stand-in whose clone is the element itself; the caller reads nothing of it afterwards.
  */
 export function toMarkdown(article: DomElement | string, options: { gfm: boolean }): string {
   rowsCache = new WeakMap();
-  if (typeof article !== 'string') prepare(article);
+  let input: DomElement | string | { nodeType: number; cloneNode(): DomElement } = article;
+  if (typeof article !== 'string') {
+    prepare(article);
+    input = { nodeType: article.nodeType, cloneNode: () => article };
+  }
   let service = services.get(options.gfm);
   if (!service) {
     service = build(options.gfm);
     services.set(options.gfm, service);
   }
   return service
-    .turndown(article as Parameters<TurndownService['turndown']>[0])
+    .turndown(input as Parameters<TurndownService['turndown']>[0])
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -1,4 +1,4 @@
-import { all, type DomDocument } from './dom.js';
+import { type DomDocument, type DomElement, descendants, first, named } from './dom.js';
 
 /** What the reader reports about a page besides its content (the spec's reader_result fields). */
 export interface PageMetadata {
@@ -16,10 +16,30 @@ const clean = (text: string | null | undefined): string => (text ?? '').replace(
 /** The page's `<meta>` contents by `name`, `property` and `itemprop` (lower-cased), the first non-empty of each. */
 type MetaIndex = Map<string, string>;
 
-function indexMeta(doc: DomDocument): MetaIndex {
+/**
+ * The elements metadata comes from, by tag, found in one walk of the page: a selector per kind
+ * would scan the whole page each time (and linkedom compiles every selector, dom.ts).
+ */
+type Sources = Map<string, DomElement[]>;
+const SOURCE_TAGS = new Set(['meta', 'link', 'script', 'time']);
+
+function sources(doc: DomDocument): Sources {
+  const byTag: Sources = new Map();
+  for (const element of descendants(doc, named(SOURCE_TAGS))) {
+    const tag = element.localName.toLowerCase();
+    const list = byTag.get(tag);
+    if (list) list.push(element);
+    else byTag.set(tag, [element]);
+  }
+  return byTag;
+}
+
+const STYLESHEET = /(?:^|\s)stylesheet(?:$|\s)/i;
+
+function indexMeta(found: Sources): MetaIndex {
   const index: MetaIndex = new Map();
-  // One pass over the page's meta elements; a selector per name would scan the whole page each time.
-  for (const meta of all(doc, 'meta[content]')) {
+  // `meta[content]`
+  for (const meta of (found.get('meta') ?? []).filter((element) => element.hasAttribute('content'))) {
     const content = clean(meta.getAttribute('content'));
     if (!content) continue;
     for (const attribute of ['name', 'property', 'itemprop']) {
@@ -55,8 +75,12 @@ const PUBLISHED_META = [
   'date',
 ];
 
-function jsonLdDate(doc: DomDocument): string | undefined {
-  for (const script of all(doc, 'script[type="application/ld+json" i]')) {
+function jsonLdDate(found: Sources): string | undefined {
+  // `script[type="application/ld+json" i]`
+  const jsonLd = (found.get('script') ?? []).filter(
+    (script) => script.getAttribute('type')?.toLowerCase() === 'application/ld+json',
+  );
+  for (const script of jsonLd) {
     let data: unknown;
     try {
       data = JSON.parse(script.textContent ?? '');
@@ -89,16 +113,21 @@ function findDatePublished(value: unknown, depth: number): string | undefined {
 }
 
 export function readMetadata(doc: DomDocument, baseUrl: string): PageMetadata {
-  const index = indexMeta(doc);
+  const found = sources(doc);
+  const index = indexMeta(found);
   const title =
-    clean(doc.querySelector('title')?.textContent) ||
+    clean(first(doc, 'title')?.textContent) ||
     metaContent(index, ['og:title', 'twitter:title']) ||
-    clean(doc.querySelector('h1')?.textContent);
+    clean(first(doc, 'h1')?.textContent);
   const description = metaContent(index, ['description', 'og:description', 'twitter:description']) ?? '';
   const metadata: Record<string, string> = {};
   for (const key of META_KEYS) metadata[key] = metaContent(index, [key]) ?? '';
   const stylesheets: Record<string, { type: string }> = {};
-  for (const link of all(doc, 'link[rel~="stylesheet" i][href]')) {
+  // `link[rel~="stylesheet" i][href]`
+  const links = (found.get('link') ?? []).filter(
+    (link) => STYLESHEET.test(link.getAttribute('rel') ?? '') && link.hasAttribute('href'),
+  );
+  for (const link of links) {
     try {
       stylesheets[new URL(link.getAttribute('href') ?? '', baseUrl).href] = {
         type: clean(link.getAttribute('type')) || 'text/css',
@@ -109,7 +138,13 @@ export function readMetadata(doc: DomDocument, baseUrl: string): PageMetadata {
   }
   const publishedTime =
     metaContent(index, PUBLISHED_META) ??
-    jsonLdDate(doc) ??
-    (clean(doc.querySelector('time[itemprop="datePublished" i]')?.getAttribute('datetime')) || undefined);
+    jsonLdDate(found) ??
+    // `time[itemprop="datePublished" i]`
+    (clean(
+      (found.get('time') ?? [])
+        .find((time) => time.getAttribute('itemprop')?.toLowerCase() === 'datepublished')
+        ?.getAttribute('datetime'),
+    ) ||
+      undefined);
   return { title, description, metadata, stylesheets, ...(publishedTime ? { publishedTime } : {}) };
 }

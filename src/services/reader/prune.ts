@@ -1,4 +1,5 @@
-import { all, countWords, type DomElement, TEXT_NODE } from './dom.js';
+import { all, closest, countWords, type DomElement, first, TEXT_NODE } from './dom.js';
+import { collapsedTextWithin, hasText } from './subtree-text.js';
 
 /**
  * After Readability: what its pick still carries that is not the article. Each rule is small and
@@ -64,7 +65,7 @@ export function pruneLinkLists(root: DomElement): void {
   const total = text(root).length;
   for (const block of all(root, 'ul, ol, div, section, aside, p, table, dl')) {
     if (!block.parentElement) continue;
-    const links = all(block, 'a').filter((a) => text(a).length > 0).length;
+    const links = all(block, 'a').filter(hasText).length;
     if (links < 2) continue;
     const length = text(block).length;
     if (length > total * 0.5) continue;
@@ -76,10 +77,9 @@ export function pruneLinkLists(root: DomElement): void {
 export function pruneTeasers(root: DomElement): void {
   for (const block of all(root, 'p, div, li, span, section, aside, dl, dd, dt, strong, em, b')) {
     if (!block.parentElement) continue;
-    const content = text(block);
-    if (!content || content.length > TEASER_MAX_CHARS) continue;
-    if (block.querySelector('p, ul, ol, table, pre, blockquote, h1, h2, h3, h4, h5, h6') && block.localName !== 'dl')
-      continue;
+    const content = collapsedTextWithin(block, TEASER_MAX_CHARS);
+    if (!content) continue;
+    if (first(block, 'p, ul, ol, table, pre, blockquote, h1, h2, h3, h4, h5, h6') && block.localName !== 'dl') continue;
     // Inside a sentence (a bold label in running prose), it is not a line of its own.
     if (['span', 'strong', 'em', 'b'].includes(block.localName) && hasOwnText(block.parentElement as DomElement))
       continue;
@@ -94,8 +94,8 @@ export function pruneCaptions(root: DomElement): void {
   for (const img of all(root, 'img, picture, video')) {
     const wrapper = captionWrapper(img, root);
     if (!wrapper) continue;
-    const content = text(wrapper);
-    if (content.length === 0 || content.length > CAPTION_MAX_CHARS) continue;
+    const content = collapsedTextWithin(wrapper, CAPTION_MAX_CHARS);
+    if (!content) continue;
     if (wrapper.querySelector('p p, table, pre, blockquote, h1, h2, h3, h4, h5, h6, ul, ol')) continue;
     const media = all(wrapper, 'img, picture, video');
     for (const child of Array.from(wrapper.childNodes)) {
@@ -145,15 +145,15 @@ const BLOCK_CHILD = 'ul, ol, table, pre, blockquote, h1, h2, h3, h4, h5, h6';
 export function pruneRepeated(root: DomElement): void {
   const seen = new Map<string, DomElement[]>();
   for (const element of all(root, LEAF_BLOCKS)) {
-    if (element.closest('pre, table, code')) continue;
-    if (element.querySelector(BLOCK_CHILD)) continue;
-    const content = text(element);
-    if (!content || content.length > REPEAT_MAX_CHARS || !/\p{L}/u.test(content)) continue;
+    if (closest(element, 'pre, table, code')) continue;
+    if (first(element, BLOCK_CHILD)) continue;
+    const content = collapsedTextWithin(element, REPEAT_MAX_CHARS);
+    if (!content || !/\p{L}/u.test(content)) continue;
     const inline = ['span', 'cite', 'a', 'small', 'strong'].includes(element.localName);
     if (inline && hasOwnText(element.parentElement as DomElement)) continue;
     if (element.localName === 'li' && linkDensity(element) < 0.9) continue;
     // One line wrapped in several elements counts once, as its outermost element.
-    if (element.parentElement && text(element.parentElement) === content) continue;
+    if (element.parentElement && collapsedTextWithin(element.parentElement, content.length) === content) continue;
     const key = content.toLowerCase();
     const list = seen.get(key) ?? [];
     list.push(element);
@@ -170,8 +170,8 @@ export function pruneRepeated(root: DomElement): void {
 /** Containers left with no text and no media after the rules above. */
 export function pruneEmpty(root: DomElement): void {
   for (const element of all(root, 'div, section, ul, ol, li, p, aside, dl, figure, span').reverse()) {
-    if (text(element)) continue;
-    if (element.querySelector('img, picture, video, audio, iframe, svg, table, pre, hr, br')) continue;
+    if (hasText(element)) continue;
+    if (first(element, 'img, picture, video, audio, iframe, svg, table, pre, hr, br')) continue;
     element.remove();
   }
 }

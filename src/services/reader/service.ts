@@ -16,6 +16,13 @@ export interface ReaderService {
   read(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderResult>;
   /** The extraction threads: how many, how busy, how many were ended mid-page. */
   extraction(): ExtractPoolStats;
+  /**
+   * Starts every extraction thread and has each read a small page (its modules loaded, its code
+   * compiled). `serve` calls it at start-up, so that the first reads do not wait for a thread and the
+   * memory the threads hold is there from the start; tests and one-off commands leave threads to
+   * start on demand.
+   */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,6 +42,14 @@ const SPARSE_WORDS = 30;
 
 type Extracted = Extract<PageReading, { ok: true }>;
 
+/** The page each thread reads at start-up: HTML through extraction and Markdown. */
+const WARM_UP_PAGE: PageJob = {
+  body: '<!doctype html><html><head><title>warm-up</title></head><body><article><p>Warm-up.</p></article></body></html>',
+  contentType: 'text/html',
+  url: 'http://localhost/',
+  request: { url: 'http://localhost/' },
+};
+
 export function createReaderService(options: ReaderServiceOptions = {}): ReaderService {
   const agent = createGuardedAgent(createAllowList(options.allowHosts), options.lookup ?? systemLookup);
   const limits = {
@@ -45,8 +60,9 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
   };
   const browserMode = options.browser ?? 'never';
   let renderer: Renderer | undefined;
+  const threads = options.workers ?? Math.max(1, availableParallelism());
   const pool = createExtractPool({
-    size: options.workers ?? Math.max(1, availableParallelism()),
+    size: threads,
     memoryMb: options.workerMemoryMb ?? DEFAULTS.workerMemoryMb,
   });
 
@@ -100,6 +116,17 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
       return result;
     },
     extraction: () => pool.stats(),
+    async warmUp() {
+      const deadline = createDeadline(DEFAULTS.timeoutSeconds);
+      try {
+        // Reads queued together each start a thread of their own (extract-pool.ts).
+        const reads = Array.from({ length: threads }, () => pool.read(WARM_UP_PAGE, deadline));
+        for (const reading of await Promise.all(reads))
+          if (!reading.ok) throw new Error(`the reader's extraction threads did not start: ${reading.reason}`);
+      } finally {
+        deadline.dispose();
+      }
+    },
     async close() {
       await pool.close();
       await renderer?.close();

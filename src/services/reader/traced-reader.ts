@@ -23,6 +23,7 @@ export function traceReader(reader: ReaderService, tracer: Tracer): ReaderServic
         },
       ),
     extraction: () => reader.extraction(),
+    warmUp: () => reader.warmUp(),
     close: () => reader.close(),
   };
 }

@@ -130,4 +130,14 @@ describe('extraction threads', () => {
       expect(reader.extraction().threads).toBeLessThanOrEqual(2);
     });
   });
+
+  it('starts every thread at warm-up (serve calls it), and reads on them afterwards', async () => {
+    await withReader({ workers: 2 }, async (reader) => {
+      expect(reader.extraction().threads).toBe(0);
+      await reader.warmUp();
+      expect(reader.extraction()).toEqual({ threads: 2, busy: 0, waiting: 0, recycled: 0 });
+      await stillReads(reader);
+      expect(reader.extraction()).toEqual({ threads: 2, busy: 0, waiting: 0, recycled: 0 });
+    });
+  });
 });

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { all, closest, type DomElement, first, parseDocument } from '../../../src/services/reader/dom.js';
+import { collapsedTextWithin, hasText, trimmedTextWithin } from '../../../src/services/reader/subtree-text.js';
+
+/**
+ * The walks that replace linkedom's compiled selectors (dom.ts) and the short-text readers
+ * (subtree-text.ts) must give exactly what the selectors and textContent give: extraction's output
+ * depends on it.
+ */
+
+const PAGE = `<!doctype html><html><head><title>T</title><script>var a;</script></head><body>
+<div id="a"><P>One <b>two</b></P><template><p>in a template</p><span>x</span></template>
+<section><ul><li><a href="/1">first</a></li><li>  <span> </span> </li></ul></section>
+<table><tr><td><p>cell <code>c</code></p></td></tr></table><pre><code>x = 1</code></pre></div>
+<aside>  Advertisement  </aside></body></html>`;
+
+const ids = (elements: ArrayLike<DomElement>) => Array.from(elements);
+
+describe('selector walks', () => {
+  const doc = parseDocument(PAGE);
+  const body = doc.body as DomElement;
+
+  it('all and first find what querySelectorAll and querySelector find, in order, outside templates', () => {
+    for (const selector of ['p', 'p, span, li', 'script', 'td, th, tr', 'h1, h2', 'template', 'code']) {
+      expect(all(doc, selector)).toEqual(ids(doc.querySelectorAll(selector)));
+      expect(all(body, selector)).toEqual(ids(body.querySelectorAll(selector)));
+      expect(first(body, selector)).toBe(body.querySelector(selector));
+    }
+  });
+
+  it('closest finds what closest finds, the element itself included', () => {
+    for (const element of all(body, 'p, code, b, li, span')) {
+      for (const selector of ['pre, table, code', 'table', 'div', 'li, ul'])
+        expect(closest(element, selector)).toBe(element.closest(selector));
+    }
+  });
+
+  it('selectors that are not tag lists still go to linkedom', () => {
+    expect(all(body, 'a[href]')).toEqual(ids(body.querySelectorAll('a[href]')));
+    expect(first(body, '#a > p')).toBe(body.querySelector('#a > p'));
+  });
+});
+
+describe('short text of a subtree', () => {
+  const doc = parseDocument(PAGE);
+  const text = (element: DomElement) => (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+  it('gives the collapsed or trimmed text up to the limit, and nothing past it', () => {
+    for (const element of all(doc, 'div, p, section, ul, li, table, aside, pre, span')) {
+      const full = text(element);
+      const trimmed = (element.textContent ?? '').trim();
+      for (const max of [0, 3, 5, 12, 40, 1000]) {
+        expect(collapsedTextWithin(element, max)).toBe(full.length <= max ? full : undefined);
+        expect(trimmedTextWithin(element, max)).toBe(trimmed.length <= max ? trimmed : undefined);
+      }
+      expect(hasText(element)).toBe(full.length > 0);
+    }
+  });
+});
