@@ -129,13 +129,10 @@ export async function sendEventStream(reply: FastifyReply, events: EventSource, 
   try {
     while (!next.done) {
       if (reply.raw.destroyed) return;
-      let text = `data: ${next.value}\n\n`;
-      // The events ready now go out in the same write (EventIterator.takeReady, where offered).
-      if (iterator.takeReady !== undefined) {
-        for (let more = iterator.takeReady(); more !== undefined; more = iterator.takeReady())
-          text += `data: ${more}\n\n`;
-      }
-      if (!out.write(text) && !(await out.drained(reply.server.streamStallMs ?? DEFAULT_STALL_MS))) {
+      if (
+        !out.write(`data: ${next.value}\n\n`) &&
+        !(await out.drained(reply.server.streamStallMs ?? DEFAULT_STALL_MS))
+      ) {
         // The client has stopped reading: close the stream, which cancels its work (track-request.ts),
         // with a reset, so the kernel drops what it still holds for the client rather than keeping it.
         const socket = reply.raw.socket;

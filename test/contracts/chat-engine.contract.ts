@@ -64,15 +64,6 @@ export const CANCELLERS: [string, () => { signal: AbortSignal | RequestCancel; a
   ],
 ];
 
-/** Parts as two reads of one greedy reply must agree on: tool-call ids and usage may differ. */
-function comparable(parts: ChatStreamPart[]): unknown[] {
-  return parts.map((part) => {
-    if (part.type === 'tool-call-start') return { ...part, id: '' };
-    if (part.type === 'finish') return { type: part.type, reason: part.reason };
-    return part;
-  });
-}
-
 /** Checks the stream-part rules every engine keeps; exported for engine-specific tests too. */
 export function expectWellFormed(parts: ChatStreamPart[], options: ChatEngineContractOptions = {}): void {
   const finishes = parts.filter((p) => p.type === 'finish');
@@ -203,40 +194,6 @@ export function runChatEngineContract(
       controller.abort();
       const iterator = context.engine.generate(request(), controller.signal)[Symbol.asyncIterator]();
       expect(await within(iterator.next(), abortWithinMs)).toBe('settled');
-    });
-
-    // PartIterator.takeBuffered is optional (engines/chat/types.ts): an engine without it is read
-    // with next() alone, which the tests above do; one that offers it is held to the same parts.
-    it('takeBuffered, where offered, hands out the parts next() would, in the same order', async () => {
-      const awaited = await collect(context.engine.generate(request(), new AbortController().signal));
-      const iterator = context.engine.generate(request(), new AbortController().signal)[Symbol.asyncIterator]();
-      if (iterator.takeBuffered === undefined) {
-        await iterator.return?.();
-        return;
-      }
-      const mixed: ChatStreamPart[] = [];
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-        mixed.push(next.value);
-        for (let more = iterator.takeBuffered(); more !== undefined; more = iterator.takeBuffered()) mixed.push(more);
-      }
-      expectWellFormed(mixed, options);
-      expect(comparable(mixed)).toEqual(comparable(awaited));
-    });
-
-    it('takeBuffered, where offered, gives nothing once the signal has aborted', async () => {
-      const controller = new AbortController();
-      const iterator = context.engine.generate(request({ maxTokens: 512 }), controller.signal)[Symbol.asyncIterator]();
-      if (iterator.takeBuffered === undefined) {
-        await iterator.return?.();
-        return;
-      }
-      expect((await iterator.next()).done).toBe(false);
-      controller.abort();
-      expect(iterator.takeBuffered()).toBeUndefined();
-      const drained = (async () => {
-        for (let i = 0; i < 10_000; i++) if ((await iterator.next()).done) return;
-      })();
-      expect(await within(drained, abortWithinMs)).toBe('settled');
     });
 
     it('serves the next request after a consumer stopped reading early', async () => {

@@ -107,8 +107,8 @@ describe('a stream whose upstream fails after the first chunk', () => {
 });
 
 describe('a stream whose events come several to a read', () => {
-  // One upstream read that brings many parts is sent in one write, without a promise per part
-  // (server/event-stream.ts, takeReady): the client must see what it sees event by event.
+  // The events of one upstream read go out in one write (server/event-stream.ts, the coalescing
+  // writer): the client must see what it sees event by event.
   const events = [...HELLO, chunk({ content: 'ld' }), chunk({ content: '!' }, 'stop'), chunk({}, null, USAGE)];
   const seen = async (pieces: string[], delayMs?: number) => {
     reply = { pieces: [...pieces, 'data: [DONE]\n\n'], ...(delayMs ? { delayMs } : {}) };

@@ -10,8 +10,6 @@ import type {
   ChatUsage,
   FinishReason,
   FunctionTool,
-  PartIterator,
-  PartStream,
 } from '../../src/engines/chat/types.js';
 import { CHAT_MODEL_CODES, TOKENIZER_MODEL_CODES } from '../../src/models/catalogue.js';
 import { ChatService } from '../../src/services/chat/chat-service.js';
@@ -34,8 +32,6 @@ export const SCRIPTED_USAGE: ChatUsage = { promptTokens: 5, completionTokens: 3,
 interface Turn {
   parts: ChatStreamPart[];
   fail?: unknown;
-  /** Offer the parts through `takeBuffered()` too (as an upstream engine does after one read). */
-  buffered?: boolean;
 }
 
 /**
@@ -59,8 +55,8 @@ export class ScriptedChatEngine implements ChatEngine {
   ) {}
 
   /** Queues a reply of these parts, as they are (no finish is added). */
-  replies(parts: ChatStreamPart[], options: { buffered?: boolean } = {}): this {
-    this.turns.push({ parts, ...options });
+  replies(parts: ChatStreamPart[]): this {
+    this.turns.push({ parts });
     return this;
   }
 
@@ -83,7 +79,7 @@ export class ScriptedChatEngine implements ChatEngine {
     this.requests.push(request);
     const turn = this.turns.shift();
     if (turn === undefined) throw new Error('ScriptedChatEngine: no reply scripted for this request');
-    return turn.buffered ? bufferedPlayback(turn, signal) : playback(turn, signal);
+    return playback(turn, signal);
   }
 
   async countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number> {
@@ -102,20 +98,6 @@ async function* playback(turn: Turn, signal: CancelSignal): AsyncGenerator<ChatS
     yield part;
   }
   if (turn.fail !== undefined && !signal.aborted) throw turn.fail;
-}
-
-/** The same playback, whose parts can also be taken without a promise (`PartIterator.takeBuffered`). */
-function bufferedPlayback(turn: Turn, signal: CancelSignal): PartStream {
-  let at = 0;
-  const iterator: PartIterator = {
-    takeBuffered: () => (signal.aborted || at >= turn.parts.length ? undefined : turn.parts[at++]),
-    async next() {
-      if (!signal.aborted && at < turn.parts.length) return { done: false, value: turn.parts[at++]! };
-      if (turn.fail !== undefined && !signal.aborted) throw turn.fail;
-      return { done: true, value: undefined };
-    },
-  };
-  return { [Symbol.asyncIterator]: () => iterator };
 }
 
 const CONTEXT: EngineContext = {

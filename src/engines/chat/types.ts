@@ -126,28 +126,12 @@ export interface ChatEngineStats {
 }
 
 /**
- * What `generate()` returns: the reply's parts, in order, through the iterator below.
- * Async generators are part streams as they stand.
+ * What `generate()` returns: the reply's parts, in order. Async generators are part streams as
+ * they stand.
  */
-export interface PartStream extends AsyncIterable<ChatStreamPart> {
-  [Symbol.asyncIterator](): PartIterator;
-}
+export type PartStream = AsyncIterable<ChatStreamPart>;
 
-/**
- * A part stream's iterator. Besides `next()` it may offer `takeBuffered()`: the parts it already
- * holds, handed out without a promise (one upstream read often brings several). A consumer that
- * pulls many parts per turn (the SSE writer, through `ChunkStream.takeReady`) asks it until it gives
- * undefined, then awaits `next()` as usual.
- *
- * Optional, and absent is the default: an engine without it has every part awaited with `next()`,
- * and nothing else changes. An engine that offers it keeps one order of parts whichever way they are
- * read, and gives nothing once the signal has aborted (`next()` then reports the end);
- * test/contracts/chat-engine.contract.ts checks both on every engine that offers it.
- */
-export interface PartIterator extends AsyncIterator<ChatStreamPart> {
-  /** The next part if it is here now; undefined when the next must be awaited, or at the end. */
-  takeBuffered?(): ChatStreamPart | undefined;
-}
+export type PartIterator = AsyncIterator<ChatStreamPart>;
 
 export interface ChatEngine {
   readonly capabilities: ChatEngineCapabilities;

@@ -5,7 +5,7 @@ import { invalidField, unknownModel } from '../../errors/errors.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
-import type { EventIterator, EventSource } from '../event-source.js';
+import type { EventSource } from '../event-source.js';
 import type { SearchService } from '../search/search-service.js';
 import { chunkAfterCutOff, chunkAfterFailure, type StreamFailureLog } from '../stream-failure.js';
 import { ChunkEncoder } from './chunk-encoder.js';
@@ -134,15 +134,13 @@ const END: IteratorResult<string> = { done: true, value: undefined };
  *     catch: rethrow before the first chunk, else log and yield a network_error finish
  *     after: a network_error finish unless the engine finished or the client went away
  */
-class ChunkStream implements EventSource, EventIterator {
+class ChunkStream implements EventSource, AsyncIterator<string> {
   private readonly encoder: ChunkEncoder;
   private iterator: PartIterator | undefined = undefined;
   /** `open`: parts still come; `done`: nothing more to give (after the last value or a throw). */
   private state: 'open' | 'done' = 'open';
   private sent = false;
   private finished = false;
-  /** A part's encoding that failed in `takeReady()`, for the next `next()` to report. */
-  private failed: { err: unknown } | undefined = undefined;
 
   /** `then` callbacks, bound once per stream (no closures per part). */
   private readonly onPart: (
@@ -170,39 +168,8 @@ class ChunkStream implements EventSource, EventIterator {
 
   next(): Promise<IteratorResult<string>> {
     if (this.state === 'done') return Promise.resolve(END);
-    if (this.failed !== undefined) {
-      const { err } = this.failed;
-      this.failed = undefined;
-      return this.closeAfter(err);
-    }
     this.iterator ??= this.parts[Symbol.asyncIterator]();
     return this.iterator.next().then(this.onPart, this.onError);
-  }
-
-  /**
-   * The next chunk's JSON if the engine already holds its part (`PartIterator.takeBuffered`), without a promise:
-   * the SSE writer (server/event-stream.ts) takes every chunk one upstream read brings in one go
-   * (`EventIterator.takeReady`).
-   * Undefined when the next chunk must be awaited with `next()`.
-   */
-  takeReady(): string | undefined {
-    const source = this.iterator;
-    if (this.state !== 'open' || this.failed !== undefined || source?.takeBuffered === undefined) return undefined;
-    for (;;) {
-      const part = source.takeBuffered();
-      if (part === undefined) return undefined;
-      let json: string | undefined;
-      try {
-        json = this.encodePart(part);
-      } catch (err) {
-        this.failed = { err };
-        return undefined;
-      }
-      if (json !== undefined) {
-        this.sent = true;
-        return json;
-      }
-    }
   }
 
   /** Like a generator's: closes the engine's iterator if it was started and is still open. */

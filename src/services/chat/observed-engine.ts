@@ -132,12 +132,6 @@ class ObservedParts implements AsyncIterableIterator<ChatStreamPart>, PartIterat
     return this.iterator.next().then(this.onResult, this.onError);
   }
 
-  takeBuffered(): ChatStreamPart | undefined {
-    const part = this.iterator?.takeBuffered?.();
-    if (part !== undefined) this.see(part);
-    return part;
-  }
-
   async return(): Promise<IteratorResult<ChatStreamPart>> {
     // The consumer stopped early (the client left, or a stop sequence): the call ends here.
     if (!this.ended) this.span?.setAttributes({ 'gen_platform.cancelled': true });

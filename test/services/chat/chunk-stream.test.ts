@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatCompletionBody } from '../../../src/api/chat.js';
-import type { ChatStreamPart } from '../../../src/engines/chat/types.js';
 import { upstreamFailure } from '../../../src/errors/errors.js';
 import type { ChatService } from '../../../src/services/chat/chat-service.js';
 import { RequestCancel } from '../../../src/util/cancel-signal.js';
@@ -16,17 +15,14 @@ interface Chunk {
   web_search?: unknown[];
 }
 
-/** The chunks a stream gives through `next()` only, and through `takeReady()` where it can. */
-async function drain(chat: ChatService, cancel = new RequestCancel(), log = vi.fn(), eager = false) {
+/** The chunks a stream gives. */
+async function drain(chat: ChatService, cancel = new RequestCancel(), log = vi.fn()) {
   const run = await chat.start(body(), identity, cancel, 'key-1');
   const stream = chat.chunks(run, cancel, log);
   const iterator = stream[Symbol.asyncIterator]();
   const out: Chunk[] = [];
   for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
     out.push(JSON.parse(next.value) as Chunk);
-    if (eager)
-      for (let more = iterator.takeReady?.(); more !== undefined; more = iterator.takeReady?.())
-        out.push(JSON.parse(more));
   }
   return { chunks: out, run, log };
 }
@@ -39,23 +35,6 @@ describe('ChunkStream (ChatService.chunks): engine parts in, chunk JSON out', ()
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('stop');
     expect(chunks.at(-1)!.usage?.prompt_tokens).toBe(SCRIPTED_USAGE.promptTokens);
     expect(run.usage).toEqual(SCRIPTED_USAGE);
-  });
-
-  it('gives the same chunks when the engine hands buffered parts out without a promise', async () => {
-    const parts: ChatStreamPart[] = [
-      { type: 'text-delta', text: 'a' },
-      { type: 'text-delta', text: 'b' },
-      { type: 'finish', reason: 'length', usage: SCRIPTED_USAGE },
-    ];
-    const plain = await drain(scriptedChatService(new ScriptedChatEngine().replies(parts)));
-    const eager = await drain(
-      scriptedChatService(new ScriptedChatEngine().replies(parts, { buffered: true })),
-      undefined,
-      undefined,
-      true,
-    );
-    expect(eager.chunks).toEqual(plain.chunks);
-    expect(eager.chunks).toHaveLength(3);
   });
 
   it('lets a failure before the first chunk propagate, for the edge to answer as a JSON error', async () => {

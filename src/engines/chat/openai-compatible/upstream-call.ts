@@ -86,12 +86,6 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Part
     });
   }
 
-  takeBuffered(): ChatStreamPart | undefined {
-    // An abort ends the reply now: next() says so, with the reason.
-    if (this.head < this.parts.length && !this.signal.aborted) return this.take();
-    return undefined;
-  }
-
   /** The consumer stopped early: close the upstream request so the server stops generating. */
   return(): Promise<IteratorResult<ChatStreamPart>> {
     if (this.state === 'running') {
