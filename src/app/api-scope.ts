@@ -6,10 +6,9 @@ import type { Operation, OperationContext } from '../routes/operation.js';
 import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
-import type { Release } from '../services/limits/limiter.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { usageNotRecorded } from '../services/usage/usage-recorder.js';
-import type { Endpoint, KeyRecord } from '../stores/types.js';
+import type { Endpoint } from '../stores/types.js';
 import { RequestCancel } from '../util/cancel-signal.js';
 import { trackRequest } from './track-request.js';
 
@@ -31,39 +30,17 @@ export interface ApiScopeOptions {
 export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions): Promise<void> {
   const { endpoint, services } = options;
 
-  const admitKey = (request: FastifyRequest, reply: FastifyReply, key: KeyRecord, release: Release) => {
-    request.apiKey = key;
-    trackRequest(request, reply, release, services);
-  };
-  const checkEndpoint = (key: KeyRecord) => {
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = await services.keys.authenticate(request.headers.authorization);
     if (!key.endpoints.includes(endpoint)) {
       throw forbidden(`This API key has no permission for the ${endpoint} endpoint`);
     }
+    const release = await services.limiter.admit(key.id, key.limits);
+    request.apiKey = key;
+    trackRequest(request, reply, release, services);
   };
-  const admitChecked = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = await services.keys.authenticate(request.headers.authorization);
-    checkEndpoint(key);
-    admitKey(request, reply, key, await services.limiter.admit(key.id, key.limits));
-  };
-  // Callback-style, with the common case (a key the store confirmed within the last millisecond,
-  // a limiter that counts in memory) made without a promise; anything else takes the awaited path.
   scope.addHook('onRequest', (request, reply, done) => {
-    try {
-      const key = services.keys.checkedNow(request.headers.authorization);
-      if (key !== undefined) {
-        checkEndpoint(key);
-        const release = services.limiter.admitNow(key.id, key.limits);
-        if (release !== undefined) {
-          admitKey(request, reply, key, release);
-          done();
-          return;
-        }
-      }
-    } catch (err) {
-      done(err as Error);
-      return;
-    }
-    admitChecked(request, reply).then(() => done(), done);
+    admit(request, reply).then(() => done(), done);
   });
   // A JSON reply is written only once its usage record is durable: a client never holds a whole
   // reply whose usage a crash could lose. Streams commit theirs before `data: [DONE]`

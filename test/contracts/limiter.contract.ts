@@ -179,28 +179,6 @@ export function runLimiterContract(label: string, setup: LimiterSetup): void {
       await limiter.admit('k', limits({ windows: [{ requests: 4, hours: 1 }] }));
     });
 
-    it('admitNow, where it answers, counts with admit: one count, the same refusals, the same release', async () => {
-      const { limiter } = await make();
-      const admitNow = (keyId: string, own: KeyLimits) => limiter.admitNow(keyId, own);
-      // A key that asks for nothing to be counted needs no I/O anywhere.
-      expect(admitNow('free', limits({}))).toBeTypeOf('function');
-      const own = limits({ concurrent: 1 });
-      const now = admitNow('k', own);
-      if (now === undefined) return; // this limiter must do I/O to count
-      await expect(refusal(limiter.admit('k', own))).resolves.toMatchObject({ code: 1302 });
-      expect(() => admitNow('k', own)).toThrow(expect.objectContaining({ code: 1302 }));
-      now();
-      const viaAdmit = await limiter.admit('k', own);
-      expect(() => admitNow('k', own)).toThrow(expect.objectContaining({ code: 1302 }));
-      viaAdmit();
-      expect(admitNow('k', own)).toBeTypeOf('function');
-    });
-
-    it('admitNow leaves keys with usage windows to admit', async () => {
-      const { limiter } = await make();
-      expect(limiter.admitNow('k', limits({ windows: [{ requests: 5, hours: 1 }] }))).toBeUndefined();
-    });
-
     it('a full window is answered before the per-minute and concurrency limits', async () => {
       const usage = new FakeUsage();
       usage.add('k', Date.now() - 1000);

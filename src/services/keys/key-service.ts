@@ -36,17 +36,9 @@ export const toKeyView = (k: KeyRecord): KeyView => ({
 
 const MAX_CHECKED_TOKENS = 10_000;
 
-/**
- * How long a checked `Authorization` value is taken without asking the store again (`checkedNow`):
- * a burst of requests with one key asks the store once a millisecond, and a revocation is seen by
- * requests that come a millisecond after the store sees it.
- */
-const RECHECK_MS = 1;
-
-/** A checked `Authorization` value: the key row it matched, and when the store last confirmed it. */
+/** A checked `Authorization` value: the key row it matched. */
 interface Checked {
   key: KeyRecord;
-  at: number;
 }
 
 /** The operator's key from configuration: not stored, compared in constant time. */
@@ -134,10 +126,7 @@ export class KeyService {
     const seen = header === undefined ? undefined : this.checked.get(header);
     if (seen !== undefined) {
       const key = await this.store.getKey(seen.key.id);
-      if (key === seen.key && key.revokedAt === undefined) {
-        seen.at = performance.now();
-        return key;
-      }
+      if (key === seen.key && key.revokedAt === undefined) return key;
     }
     const token = header?.replace(/^\s*bearer\s+/i, '').trim();
     if (!token) throw missingAuthorization('Authorization header is missing: send "Authorization: Bearer <API key>"');
@@ -153,18 +142,8 @@ export class KeyService {
     if (key.revokedAt !== undefined) throw keyRevoked('API key has been revoked');
     // Bounded like the store's own cache: at worst the secrets are hashed again.
     if (this.checked.size >= MAX_CHECKED_TOKENS) this.checked.clear();
-    this.checked.set(header!, { key, at: performance.now() });
+    this.checked.set(header!, { key });
     return key;
-  }
-
-  /**
-   * The key of an `Authorization` value that the store confirmed less than RECHECK_MS ago, with no
-   * I/O and no promise (the request path's common case); undefined when `authenticate` must run.
-   */
-  checkedNow(header: string | undefined): KeyRecord | undefined {
-    const seen = header === undefined ? undefined : this.checked.get(header);
-    if (seen === undefined || performance.now() - seen.at >= RECHECK_MS) return undefined;
-    return seen.key;
   }
 
   /**

@@ -41,13 +41,6 @@ export class KeyLimiter implements Limiter {
     return this.take(keyId, limits, now);
   }
 
-  /** Without usage windows nothing is read from the store: the admission is made at once. */
-  admitNow(keyId: string, own: KeyLimits | undefined): Release | undefined {
-    const limits = own ?? this.defaults;
-    if (limits.windows.length > 0) return undefined;
-    return this.take(keyId, limits, this.now());
-  }
-
   /** The in-process counts: per minute, then concurrency; throws 1303/1302. */
   private take(keyId: string, limits: KeyLimits, now: number): Release {
     this.checkPerMinute(keyId, limits.requests_per_minute, now);

@@ -10,23 +10,12 @@ export type Release = () => void;
  */
 export interface Limiter {
   admit(keyId: string, own: KeyLimits | undefined): Promise<Release>;
-  /**
-   * The same admission made at once, where it needs no I/O (the in-process limiter, for a key
-   * without usage windows): the request path then takes no promise turn. Undefined when `admit`
-   * must be awaited; throws what `admit` would reject with. `admitLater` is the default for a
-   * limiter that always needs I/O; what one answers here counts exactly as `admit` would
-   * (test/contracts/limiter.contract.ts).
-   */
-  admitNow(keyId: string, own: KeyLimits | undefined): Release | undefined;
   /** For /health: the limiter's own backend (a shared counter store) and whether it is connected; absent when it has none. */
   backend?(): { name: string; up: boolean };
   close(): Promise<void>;
 }
 
 export const noRelease: Release = () => {};
-
-/** `admitNow` of a limiter that must always be awaited: every admission goes through `admit`. */
-export const admitLater = (_keyId: string, _own: KeyLimits | undefined): Release | undefined => undefined;
 
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;

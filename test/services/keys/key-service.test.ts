@@ -64,39 +64,6 @@ describe('KeyService: tokens already checked', () => {
     expect(await refusal(keys.authenticate(`Bearer ${key}`))).toBe(1004);
   });
 
-  it('checkedNow: a value the store confirmed less than a millisecond ago, without asking again', async () => {
-    const { key, record } = await keys.create({ name: 'a' });
-    expect(keys.checkedNow(`Bearer ${key}`)).toBeUndefined();
-    expect(keys.checkedNow(undefined)).toBeUndefined();
-    await keys.authenticate(`Bearer ${key}`);
-    expect(keys.checkedNow(`Bearer ${key}`)?.id).toBe(record.id);
-    expect(keys.checkedNow(`Bearer ${key}x`)).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    expect(keys.checkedNow(`Bearer ${key}`)).toBeUndefined();
-    // authenticate confirms it again with the store, and the value is good for another millisecond.
-    await keys.authenticate(`Bearer ${key}`);
-    expect(keys.checkedNow(`Bearer ${key}`)?.id).toBe(record.id);
-  });
-
-  it('checkedNow: a revocation made here holds at once; one made elsewhere from 2 ms on', async () => {
-    const a = await keys.create({ name: 'a' });
-    const b = await keys.create({ name: 'b' });
-    await keys.authenticate(`Bearer ${a.key}`);
-    await keys.authenticate(`Bearer ${b.key}`);
-    await keys.revoke(a.record.id);
-    expect(keys.checkedNow(`Bearer ${a.key}`)).toBeUndefined();
-    expect(await refusal(keys.authenticate(`Bearer ${a.key}`))).toBe(1004);
-    const other = new SqliteStore(path.join(dir, 'keys.db'));
-    try {
-      await other.revokeKey(b.record.id, Date.now());
-    } finally {
-      await other.close();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    expect(keys.checkedNow(`Bearer ${b.key}`)).toBeUndefined();
-    expect(await refusal(keys.authenticate(`Bearer ${b.key}`))).toBe(1004);
-  });
-
   it('checks the secret again when the store hands out a new row for the key', async () => {
     const { key, record } = await keys.create({ name: 'a' });
     const other = await keys.create({ name: 'b' });

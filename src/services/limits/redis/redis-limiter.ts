@@ -63,11 +63,6 @@ export class RedisLimiter implements Limiter {
     return { name: 'redis', up: this.redis.status === 'ready' };
   }
 
-  /** A key that asks for nothing to be counted is admitted without a round trip. */
-  admitNow(_keyId: string, own: KeyLimits | undefined): Release | undefined {
-    return unlimited(own ?? this.options.defaults) ? noRelease : undefined;
-  }
-
   async admit(keyId: string, own: KeyLimits | undefined): Promise<Release> {
     const limits = own ?? this.options.defaults;
     if (unlimited(limits)) return noRelease;
