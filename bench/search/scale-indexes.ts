@@ -19,8 +19,11 @@ import { BaselineFts5 } from './baseline-fts5.js';
 import { loadCollection } from './collection.js';
 import { ScaleCorpus } from './scale-corpus.js';
 
-/** Bump when the corpus or an index's format changes: older cache entries are then rebuilt. */
-const CACHE_VERSION = 1;
+/**
+ * Bump a backend's version when the corpus or that index's format changes: its older cache
+ * entries are then rebuilt. SQLite 2: posting blocks (schema 3) instead of FTS5.
+ */
+const CACHE_VERSION: Record<Backend, number> = { sqlite: 2, postgres: 1, today: 1 };
 const BATCH = 2000;
 export const CACHE = process.env['BENCH_SEARCH_CACHE'] ?? join(homedir(), '.cache', 'gen-platform-bench', 'search');
 // Not DATABASE_URL: that names the tests' shared database, and this cache is large and long-lived.
@@ -40,7 +43,7 @@ export type Backend = 'sqlite' | 'postgres' | 'today';
 let corpus: ScaleCorpus | undefined;
 const scaleCorpus = () => (corpus ??= new ScaleCorpus(loadCollection().docs));
 
-const noteFile = (backend: Backend, size: number) => join(CACHE, `v${CACHE_VERSION}-${backend}-${size}.json`);
+const noteFile = (backend: Backend, size: number) => join(CACHE, `v${CACHE_VERSION[backend]}-${backend}-${size}.json`);
 
 function readNote(backend: Backend, size: number): BuildNote | undefined {
   const file = noteFile(backend, size);
@@ -62,7 +65,7 @@ const fileBytes = (file: string) =>
   ['', '-wal'].reduce((sum, suffix) => sum + (existsSync(file + suffix) ? statSync(file + suffix).size : 0), 0);
 
 export const sqliteFile = (backend: 'sqlite' | 'today', size: number) =>
-  join(CACHE, `v${CACHE_VERSION}-${backend}-${size}.db`);
+  join(CACHE, `v${CACHE_VERSION[backend]}-${backend}-${size}.db`);
 export const pgSchema = (size: number) => `bench_search_${size}`;
 
 /** Creates the benchmark's database when it is missing (connecting to the server's `postgres` database). */
