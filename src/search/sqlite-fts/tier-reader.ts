@@ -58,7 +58,7 @@ export class SqliteTiers {
       candidates: async (ids) =>
         this.#candidates
           .all(JSON.stringify(ids))
-          .map((r): Candidate => ({ id: r.id, tokens: r.tokens.split(' '), passes: passes(r) })),
+          .map((r): Candidate => ({ id: r.id, tokens: r.tokens, passes: passes(r) })), // the text: scorer() finds the query's stems in it
     };
   }
 
