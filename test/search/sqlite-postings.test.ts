@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { BLOCK, change, type PostingChanges } from '../../src/search/ranking/posting-blocks.js';
 import { SqliteFtsIndex } from '../../src/search/sqlite-fts/index.js';
-import { BLOCK, change, type PostingChanges, SqlitePostings } from '../../src/search/sqlite-fts/postings.js';
+import { SqlitePostings } from '../../src/search/sqlite-fts/postings.js';
 import { SqliteDatabase as BetterSqlite3 } from '../../src/util/sqlite/driver.js';
 
 /** A database with the index's tables, and its posting lists. */
