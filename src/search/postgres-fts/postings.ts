@@ -19,7 +19,8 @@ import {
  *
  * A write reads, in one statement, every block its changes fall in (the last block of each token
  * it adds to, the block of each id it removes or inserts in the middle), edits them here and
- * writes them back in two statements. Writers hold the index's write lock (index.ts).
+ * writes them back in one statement (two when a block's first id changed). Writers hold the
+ * index's write lock (index.ts).
  */
 
 const LAST_BLOCKS = `
@@ -36,10 +37,14 @@ const COVERING_BLOCKS = `
     (SELECT first FROM search_postings p WHERE p.token = x.token ORDER BY first LIMIT 1)) AS first) f
   JOIN search_postings b ON b.token = x.token AND b.first = f.first`;
 
-const DROP_BLOCKS =
-  'DELETE FROM search_postings WHERE (token, first) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))';
-const PUT_BLOCKS =
-  'INSERT INTO search_postings (token, first, ids) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[])';
+// Only blocks whose first id changed or that emptied are deleted (rare): the common edit, ids
+// appended to a token's last block, keeps its key and is written over in place.
+const DROP_BLOCKS = `
+  DELETE FROM search_postings p USING unnest($1::text[], $2::bigint[]) AS x(token, first)
+  WHERE p.token = x.token AND p.first = x.first`;
+const PUT_BLOCKS = `
+  INSERT INTO search_postings (token, first, ids) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[])
+  ON CONFLICT (token, first) DO UPDATE SET ids = excluded.ids`;
 
 interface BlockRow {
   token: string;
@@ -110,7 +115,7 @@ export async function applyPostings(client: PoolClient, changes: PostingChanges)
       }
     }
     for (const [first, ids] of edited) {
-      dropped.push([n.token, first]);
+      if (ids[0] !== first) dropped.push([n.token, first]);
       written.push([n.token, ids]);
     }
   }
