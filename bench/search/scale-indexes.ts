@@ -110,6 +110,7 @@ export async function ensureIndex(backend: Backend, size: number): Promise<Build
     seconds = await fill((docs) => index.upsert(docs), have, size);
     await pool.query('VACUUM ANALYZE search_terms');
     await pool.query('VACUUM ANALYZE search_documents');
+    await pool.query('VACUUM ANALYZE search_postings');
     const res = await pool.query<{ bytes: string }>(
       `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
