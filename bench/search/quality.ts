@@ -11,7 +11,7 @@ import { SqliteFtsIndex } from '../../src/search/sqlite-fts/index.js';
 import type { SearchDocument } from '../../src/search/types.js';
 import { BaselineFts5 } from './baseline-fts5.js';
 import { docUrl, loadCollection, rng, score } from './collection.js';
-import { pgPool } from './scale-indexes.js';
+import { pgPool, pgSchema } from './scale-indexes.js';
 
 export interface Quality {
   topical: number;
@@ -80,13 +80,15 @@ const makers: Record<'sqlite' | 'postgres' | 'today', () => Promise<Ranker>> = {
   },
   async postgres() {
     const pool = await pgPool(0);
-    await pool.query('DROP SCHEMA IF EXISTS bench_search_0 CASCADE; CREATE SCHEMA bench_search_0');
+    // pgPool made the schema; it starts empty so that no earlier run's distractors are in it.
+    const schema = pgSchema(0);
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
     const index = await PostgresFtsIndex.create(pool);
     return {
       add: (docs) => index.upsert(docs),
       urls: async (text) => (await index.query({ text, count: 10 })).map((h) => h.url),
       close: async () => {
-        await pool.query('DROP SCHEMA bench_search_0 CASCADE');
+        await pool.query(`DROP SCHEMA ${schema} CASCADE`);
         await pool.end();
       },
     };

@@ -1,9 +1,12 @@
 /**
  * The scale benchmark's indexes, built once into a cache outside the repository
  * (`BENCH_SEARCH_CACHE`, default ~/.cache/gen-platform-bench/search): SQLite files of the tiered
- * index and of today's (version 1) index, and PostgreSQL schemas `bench_search_<size>`, each with
- * a note of what building it took. A build that stops goes on at the next run (documents are
- * upserted by url). PostgreSQL schemas are dropped after the run unless BENCH_SEARCH_PG_KEEP=1.
+ * index and of today's (version 1) index, and PostgreSQL schemas `bench_search_v<version>_<size>` in a
+ * database of the benchmark's own (`BENCH_SEARCH_DATABASE_URL`, default
+ * postgres://postgres@127.0.0.1:5432/gen_platform_bench_search, created when missing), each with a
+ * note of what building it took. A build that stops goes on at the next run (documents are
+ * upserted by url). The schemas are a cache too, kept between runs (a 1M build takes a while);
+ * BENCH_SEARCH_PG_DROP=1 drops them after the run.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -16,11 +19,18 @@ import { BaselineFts5 } from './baseline-fts5.js';
 import { loadCollection } from './collection.js';
 import { ScaleCorpus } from './scale-corpus.js';
 
-/** Bump when the corpus or an index's format changes: older cache entries are then rebuilt. */
-const CACHE_VERSION = 1;
-const BATCH = 2000;
+/**
+ * Bump a backend's version when the corpus or that index's format changes: its older cache
+ * entries are then rebuilt. 2: posting blocks (schema 3) instead of FTS5 (SQLite) and GIN (PostgreSQL).
+ */
+const CACHE_VERSION: Record<Backend, number> = { sqlite: 2, postgres: 2, today: 1 };
+// Documents per upsert: a batch rewrites the last posting block of each token it holds once, so
+// larger batches write fewer blocks per document.
+const BATCH = 10_000;
 export const CACHE = process.env['BENCH_SEARCH_CACHE'] ?? join(homedir(), '.cache', 'gen-platform-bench', 'search');
-export const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+// Not DATABASE_URL: that names the tests' shared database, and this cache is large and long-lived.
+export const DATABASE_URL =
+  process.env['BENCH_SEARCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/gen_platform_bench_search';
 
 export interface BuildNote {
   documents: number;
@@ -35,7 +45,7 @@ export type Backend = 'sqlite' | 'postgres' | 'today';
 let corpus: ScaleCorpus | undefined;
 const scaleCorpus = () => (corpus ??= new ScaleCorpus(loadCollection().docs));
 
-const noteFile = (backend: Backend, size: number) => join(CACHE, `v${CACHE_VERSION}-${backend}-${size}.json`);
+const noteFile = (backend: Backend, size: number) => join(CACHE, `v${CACHE_VERSION[backend]}-${backend}-${size}.json`);
 
 function readNote(backend: Backend, size: number): BuildNote | undefined {
   const file = noteFile(backend, size);
@@ -57,10 +67,26 @@ const fileBytes = (file: string) =>
   ['', '-wal'].reduce((sum, suffix) => sum + (existsSync(file + suffix) ? statSync(file + suffix).size : 0), 0);
 
 export const sqliteFile = (backend: 'sqlite' | 'today', size: number) =>
-  join(CACHE, `v${CACHE_VERSION}-${backend}-${size}.db`);
-export const pgSchema = (size: number) => `bench_search_${size}`;
+  join(CACHE, `v${CACHE_VERSION[backend]}-${backend}-${size}.db`);
+export const pgSchema = (size: number) => `bench_search_v${CACHE_VERSION.postgres}_${size}`;
+
+/** Creates the benchmark's database when it is missing (connecting to the server's `postgres` database). */
+async function ensureDatabase(): Promise<void> {
+  const url = new URL(DATABASE_URL);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await admin.end();
+  }
+}
 
 export async function pgPool(size: number): Promise<pg.Pool> {
+  await ensureDatabase();
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA IF NOT EXISTS ${pgSchema(size)}`);
@@ -84,6 +110,7 @@ export async function ensureIndex(backend: Backend, size: number): Promise<Build
     seconds = await fill((docs) => index.upsert(docs), have, size);
     await pool.query('VACUUM ANALYZE search_terms');
     await pool.query('VACUUM ANALYZE search_documents');
+    await pool.query('VACUUM ANALYZE search_postings');
     const res = await pool.query<{ bytes: string }>(
       `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
@@ -124,7 +151,7 @@ async function pgCount(size: number): Promise<number> {
 }
 
 export async function dropPgSchemas(sizes: number[]): Promise<void> {
-  if (process.env['BENCH_SEARCH_PG_KEEP'] === '1') return;
+  if (process.env['BENCH_SEARCH_PG_DROP'] !== '1') return;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
   for (const size of sizes) {

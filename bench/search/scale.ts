@@ -32,7 +32,7 @@ export interface ScaleResult {
 const RECENCIES: Recency[] = ['oneWeek', 'oneMonth', 'oneYear'];
 
 /** The i-th query with a filter: domains drawn as pages are (Zipf), recency windows in turn. */
-function withFilter(q: BenchQuery, i: number, filter: FilterName): SearchQuery {
+export function withFilter(q: BenchQuery, i: number, filter: FilterName): SearchQuery {
   const random = rng(1000 + i);
   const domain = `site${scaleCorpus().hostRank(random())}.example`; // docs.siteK.example is under it
   const base: SearchQuery = { text: q.text, count: 10, now: NOW };

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { bump, DEFAULT_TITLE_WEIGHT, documentTokens, type RankingSettings } from '../ranking/impacts.js';
+import { change, type PostingChanges } from '../ranking/posting-blocks.js';
 import { DEFAULT_TOP_K, planQuery, type TopKOptions, topK } from '../ranking/top-k.js';
 import { queryStems } from '../text/analyze.js';
 import { type PreparedDocument, prepareDocument } from '../text/document.js';
@@ -14,6 +15,7 @@ import {
   type SearchIndex,
   type SearchQuery,
 } from '../types.js';
+import { applyPostings } from './postings.js';
 import { migrate } from './schema.js';
 import { PostgresTiers } from './tiers.js';
 import { inTransaction } from './transaction.js';
@@ -104,11 +106,12 @@ export class PostgresFtsIndex implements SearchIndex {
       tokens: documentTokens(d.title, d.content, this.#settings).tokens.map(clean),
     }));
     if (rows.length === 0) return;
-    await this.#write(async (client, counts, collections) => {
+    await this.#write(async (client, counts, collections, postings) => {
       const col = <T>(f: (d: PreparedDocument) => T) => rows.map((r) => f(r.d));
       const keys = [col((d) => clean(d.collection)), col((d) => clean(d.url))];
-      for (const old of (await client.query<{ tokens: string[] }>(OLD_TOKENS, keys)).rows) {
+      for (const old of (await client.query<{ id: string; tokens: string[] }>(OLD_TOKENS, keys)).rows) {
         bump(counts, old.tokens, -1);
+        change(postings, old.tokens, Number(old.id), 'remove');
       }
       const written = await client.query<{ id: string; collection: string; url: string; inserted: boolean }>(
         UPSERT_DOCUMENTS,
@@ -124,28 +127,35 @@ export class PostgresFtsIndex implements SearchIndex {
       );
       const ids = new Map(written.rows.map((r) => [`${r.collection}\u0000${r.url}`, r.id]));
       for (const r of written.rows) if (r.inserted) bump(collections, [r.collection], 1);
+      const rowIds = rows.map((r) => ids.get(`${clean(r.d.collection)}\u0000${clean(r.d.url)}`)!);
       await client.query(UPSERT_TERMS, [
-        rows.map((r) => ids.get(`${clean(r.d.collection)}\u0000${clean(r.d.url)}`)),
+        rowIds,
         col((d) => clean(d.collection)),
         col((d) => d.host),
         col((d) => hostKey(d.host)),
         col((d) => d.publishedMs),
         rows.map((r) => r.tokens.join(' ')),
       ]);
-      for (const r of rows) bump(counts, r.tokens, 1);
+      rows.forEach((r, i) => {
+        bump(counts, r.tokens, 1);
+        change(postings, r.tokens, Number(rowIds[i]), 'add');
+      });
     });
   }
 
   async remove(urls: string[], collection = DEFAULT_COLLECTION): Promise<void> {
     if (urls.length === 0) return;
-    await this.#write(async (client, counts, collections) => {
-      const res = await client.query<{ tokens: string[] }>(
+    await this.#write(async (client, counts, collections, postings) => {
+      const res = await client.query<{ id: string; tokens: string[] }>(
         `DELETE FROM search_documents d USING search_terms t
          WHERE t.id = d.id AND d.collection = $1 AND d.url = ANY($2::text[])
-         RETURNING tsvector_to_array(t.tiers) AS tokens`,
+         RETURNING t.id, tsvector_to_array(t.tiers) AS tokens`,
         [collection, urls],
       );
-      for (const r of res.rows) bump(counts, r.tokens, -1);
+      for (const r of res.rows) {
+        bump(counts, r.tokens, -1);
+        change(postings, r.tokens, Number(r.id), 'remove');
+      }
       bump(collections, [collection], -res.rows.length);
     });
   }
@@ -168,7 +178,8 @@ export class PostgresFtsIndex implements SearchIndex {
     const plan = planQuery(stems, counts, documents);
     if (plan.segments.length === 0) return none;
     const filter = { collections: q.collections ?? [DEFAULT_COLLECTION], domain, cutoff };
-    const { hits, exact, postings } = await topK(plan, this.#tiers.reader(filter, stems), count, this.#topK);
+    const reader = this.#tiers.reader(filter, stems, collections);
+    const { hits, exact, postings } = await topK(plan, reader, count, this.#topK);
     const res = await this.#pool.query<HitRow & { id: string }>(
       'SELECT id, url, title, content, site, host, published FROM search_documents WHERE id = ANY($1::bigint[])',
       [hits.map((h) => h.id)],
@@ -208,22 +219,32 @@ export class PostgresFtsIndex implements SearchIndex {
     if (this.#endPool) await this.#pool.end();
   }
 
-  /** One write transaction under the write lock; the token and collection counts it gathers are applied last. */
+  /**
+   * One write transaction under the write lock; the postings, token and collection counts it
+   * gathers are applied last.
+   */
   async #write(
-    body: (client: PoolClient, counts: Map<string, number>, collections: Map<string, number>) => Promise<void>,
+    body: (
+      client: PoolClient,
+      counts: Map<string, number>,
+      collections: Map<string, number>,
+      postings: PostingChanges,
+    ) => Promise<void>,
   ): Promise<void> {
     await inTransaction(this.#pool, async (client) => {
       await client.query(WRITE_LOCK);
       const counts = new Map<string, number>();
       const collections = new Map<string, number>();
-      await body(client, counts, collections);
+      const postings: PostingChanges = new Map();
+      await body(client, counts, collections, postings);
+      await applyPostings(client, postings);
       await applyCounts(client, counts, collections);
     });
   }
 
   /** Computes every document's tokens again, in the migration's transaction. */
   async #rebuild(client: PoolClient, settings: string): Promise<void> {
-    await client.query('TRUNCATE search_terms, search_token_counts, search_collections');
+    await client.query('TRUNCATE search_terms, search_postings, search_token_counts, search_collections');
     for (let last = '0'; ; ) {
       const page = await client.query<HitRow & { id: string; collection: string; published_ms: string | null }>(
         `SELECT id, collection, host, published_ms, title, content FROM search_documents
@@ -242,8 +263,13 @@ export class PostgresFtsIndex implements SearchIndex {
         page.rows.map((r) => r.published_ms),
         tokens.map((t) => t.join(' ')),
       ]);
-      for (const t of tokens) bump(counts, t, 1);
+      const postings: PostingChanges = new Map();
+      tokens.forEach((t, i) => {
+        bump(counts, t, 1);
+        change(postings, t, Number(page.rows[i]!.id), 'add');
+      });
       for (const r of page.rows) bump(collections, [r.collection], 1);
+      await applyPostings(client, postings);
       await applyCounts(client, counts, collections);
       last = page.rows.at(-1)!.id;
     }

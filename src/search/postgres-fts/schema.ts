@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './transaction.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 // Unqualified names: the tables land in the pool's current schema (its search_path), so a
 // deployment or a test picks the schema by connection settings, not by code.
@@ -45,6 +45,26 @@ const MIGRATIONS: Record<number, string> = {
     CREATE INDEX search_terms_published ON search_terms (published_ms);
     CREATE TABLE search_token_counts (token text PRIMARY KEY, postings bigint NOT NULL);
     CREATE TABLE search_collections (collection text PRIMARY KEY, documents bigint NOT NULL);
+  `,
+  // Posting lists as blocks of ids (postings.ts) instead of the GIN index: the tsvector rows were
+  // not stored out of line, so each posting read cost a heap page. The tsvector stays as each
+  // document's own tokens (candidates are completed from it). The filter indexes carry the id, so
+  // a selective filter's documents are read from the index alone (tiers.ts). Every document's
+  // postings are computed again after this step (index.ts, rebuild).
+  3: `
+    DROP INDEX search_terms_tiers;
+    DROP INDEX search_terms_host;
+    DROP INDEX search_terms_published;
+    CREATE INDEX search_terms_host ON search_terms (host_key, id);
+    CREATE INDEX search_terms_published ON search_terms (published_ms, id);
+    CREATE TABLE search_postings (
+      token text COLLATE "C" NOT NULL,
+      first bigint NOT NULL,
+      ids bytea NOT NULL,
+      PRIMARY KEY (token, first)
+    );
+    -- Uncompressed: ids compress poorly and a query reads tens of blocks.
+    ALTER TABLE search_postings ALTER COLUMN ids SET STORAGE EXTERNAL;
   `,
 };
 

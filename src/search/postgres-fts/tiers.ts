@@ -1,26 +1,16 @@
 import type { Pool } from 'pg';
+import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
 import { passesFilter, type QueryFilter } from '../ranking/query-filter.js';
 import type { Candidate, TierReader } from '../ranking/top-k.js';
 import { hostKey } from '../text/filters.js';
+import { readBlocks } from './postings.js';
 
-/** A token as a tsquery of that one lexeme, quoted so that nothing in it reads as an operator. */
-export const lexemeQuery = (token: string) => `'${token.replace(/['\\]/g, '\\$&')}'`;
-
-// The filters as every statement below applies them: $1 collections, $2 domain, $3 its host key,
-// $4 the recency cut-off. The host key range lets PostgreSQL use its index for a small domain.
-const FILTERS = `t.collection = ANY($1::text[])
-  AND ($2::text IS NULL OR (t.host_key >= $3 AND t.host_key < $3 || '/'
-       AND (t.host = $2 OR right(t.host, length($2) + 1) = '.' || $2)))
-  AND ($4::bigint IS NULL OR t.published_ms >= $4)`;
-
-// Every segment's documents that pass the filters, summed per document in the database: only the
-// best `limit` cross the wire.
-const PARTIAL_TOP = `
-  SELECT t.id, sum(s.w)::float8 AS score
-  FROM unnest($5::text[], $6::float8[]) AS s(q, w)
-  JOIN LATERAL (SELECT t.id FROM search_terms t WHERE t.tiers @@ s.q::tsquery AND ${FILTERS}) t ON true
-  GROUP BY t.id ORDER BY score DESC, t.id LIMIT $7`;
+/**
+ * A filter that passes at most this many documents is applied while scores are added up (only its
+ * documents are scored); a broader one is checked on the candidates, most of which pass it anyway.
+ */
+const RESTRICT_MAX = 20_000;
 
 // A candidate's tokens of the query's stems only (the first character of a token is its level).
 const CANDIDATES = `
@@ -38,6 +28,8 @@ interface CandidateRow {
 
 /** Reads the PostgreSQL tiered index for ranking/top-k.ts. */
 export class PostgresTiers {
+  readonly #accumulator = new Accumulator();
+
   constructor(private readonly pool: Pool) {}
 
   async collections(): Promise<Map<string, number>> {
@@ -55,28 +47,78 @@ export class PostgresTiers {
     return new Map(res.rows.map((r) => [r.token, Number(r.postings)]));
   }
 
-  reader(filter: QueryFilter, stems: string[]): TierReader {
-    const filters = [filter.collections, filter.domain, filter.domain && hostKey(filter.domain), filter.cutoff];
+  reader(filter: QueryFilter, stems: string[], collections: Map<string, number>): TierReader {
     const passes = (r: CandidateRow) =>
       passesFilter(filter, {
         collection: r.collection,
         host: r.host,
         publishedMs: r.published_ms === null ? null : Number(r.published_ms),
       });
+    let allowed: Promise<((id: number) => boolean) | undefined> | undefined;
     return {
       partialTop: async (segments, limit) => {
-        const res = await this.pool.query<{ id: string; score: number }>(PARTIAL_TOP, [
-          ...filters,
-          segments.map((s) => lexemeQuery(s.token)),
-          segments.map((s) => s.weight),
-          limit,
+        allowed ??= this.#restriction(filter, collections);
+        const [only, blocks] = await Promise.all([
+          allowed,
+          readBlocks(
+            this.pool,
+            segments.map((s) => s.token),
+          ),
         ]);
-        return res.rows.map((r) => ({ id: Number(r.id), score: r.score }));
+        const weights = new Map(segments.map((s) => [s.token, s.weight]));
+        // Synchronous from the first posting to top(): no other query can touch the accumulator.
+        for (const b of blocks) this.#accumulator.add(b.ids, weights.get(b.token)!, only);
+        return this.#accumulator.top(limit);
       },
       candidates: async (ids) => {
         const res = await this.pool.query<CandidateRow>(CANDIDATES, [ids, stems]);
         return res.rows.map((r): Candidate => ({ id: Number(r.id), tokens: r.tokens, passes: passes(r) }));
       },
     };
+  }
+
+  /**
+   * The documents a selective filter passes, as a membership test; undefined when every filter is
+   * broad. Each filter's ids come from an index that carries them (an index-only scan once the
+   * table is vacuumed), at most RESTRICT_MAX + 1 of them; the first that fits is used, the others
+   * are checked on the candidates.
+   */
+  async #restriction(
+    filter: QueryFilter,
+    collections: Map<string, number>,
+  ): Promise<((id: number) => boolean) | undefined> {
+    const reads: { sql: string; params: unknown[] }[] = [];
+    if (filter.domain !== null) {
+      // The domain and its subdomains exactly: 'com.example' and 'com.example.*' (not 'com.example-x').
+      const key = hostKey(filter.domain);
+      reads.push({
+        sql: `SELECT id FROM search_terms WHERE host_key = $1
+              UNION ALL SELECT id FROM search_terms WHERE host_key > $2 AND host_key < $3`,
+        params: [key, `${key}.`, `${key}/`],
+      });
+    }
+    const wanted = filter.collections.reduce((sum, c) => sum + (collections.get(c) ?? 0), 0);
+    const total = [...collections.values()].reduce((a, b) => a + b, 0);
+    if (wanted < total && wanted <= RESTRICT_MAX) {
+      reads.push({
+        sql: 'SELECT id FROM search_documents WHERE collection = ANY($1::text[])',
+        params: [filter.collections],
+      });
+    }
+    if (filter.cutoff !== null) {
+      reads.push({ sql: 'SELECT id FROM search_terms WHERE published_ms >= $1', params: [filter.cutoff] });
+    }
+    for (const { sql, params } of reads) {
+      const res = await this.pool.query<{ id: string }>(`${sql} LIMIT ${RESTRICT_MAX + 1}`, params);
+      if (res.rows.length > RESTRICT_MAX) continue;
+      // A byte per id up to the largest: a membership test is one array read per posting.
+      const ids = res.rows.map((r) => Number(r.id));
+      let max = 0;
+      for (const id of ids) if (id > max) max = id;
+      const members = new Uint8Array(max + 1);
+      for (const id of ids) members[id] = 1;
+      return (id) => members[id] === 1;
+    }
+    return undefined;
   }
 }

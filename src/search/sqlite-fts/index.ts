@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { openSqliteFile } from '../../util/sqlite/driver.js';
 import { bump, DEFAULT_TITLE_WEIGHT, documentTokens, type RankingSettings } from '../ranking/impacts.js';
+import { change, type PostingChanges } from '../ranking/posting-blocks.js';
 import { DEFAULT_TOP_K, planQuery, type TopKOptions, topK } from '../ranking/top-k.js';
 import { queryStems } from '../text/analyze.js';
 import { prepareDocument } from '../text/document.js';
@@ -15,6 +16,7 @@ import {
   type SearchIndex,
   type SearchQuery,
 } from '../types.js';
+import { SqlitePostings } from './postings.js';
 import { migrate, readMeta, writeMeta } from './schema.js';
 import { SqliteTiers } from './tier-reader.js';
 
@@ -55,8 +57,7 @@ export class SqliteFtsIndex implements SearchIndex {
   readonly #find: Statement<[string, string], StoredRow>;
   readonly #insert: Statement<unknown[]>;
   readonly #update: Statement<unknown[]>;
-  readonly #insertTiers: Statement<[number, string]>;
-  readonly #deleteTiers: Statement<[number]>;
+  readonly #postings: SqlitePostings;
   readonly #deleteDoc: Statement<[number]>;
   readonly #bumpToken: Statement<[string, number]>;
   readonly #bumpCollection: Statement<[string, number]>;
@@ -69,6 +70,10 @@ export class SqliteFtsIndex implements SearchIndex {
     if (this.#ownsDb) {
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = NORMAL');
+      // A write touches the last posting block of every token it adds (tens of thousands for a
+      // large batch), spread over the whole table: SQLite's default 2 MiB cache made each of those
+      // a read from the OS at a million documents.
+      this.#db.pragma('cache_size = -32768');
     }
     this.#settings = { titleWeight: options.titleWeight ?? DEFAULT_TITLE_WEIGHT };
     this.#topK = options.topK ?? DEFAULT_TOP_K;
@@ -84,8 +89,7 @@ export class SqliteFtsIndex implements SearchIndex {
       `UPDATE search_documents SET host = ?, host_key = ?, published_ms = ?, tokens = ?, site = ?, published = ?,
          title = ?, content = ? WHERE id = ?`,
     );
-    this.#insertTiers = db.prepare('INSERT INTO search_tiers (rowid, tokens) VALUES (?, ?)');
-    this.#deleteTiers = db.prepare('DELETE FROM search_tiers WHERE rowid = ?');
+    this.#postings = new SqlitePostings(db);
     this.#deleteDoc = db.prepare('DELETE FROM search_documents WHERE id = ?');
     this.#bumpToken = db.prepare(
       `INSERT INTO search_token_counts (token, postings) VALUES (?, ?)
@@ -99,7 +103,7 @@ export class SqliteFtsIndex implements SearchIndex {
       `SELECT id, url, title, content, site, host, published FROM search_documents
        WHERE id IN (SELECT value FROM json_each(?))`,
     );
-    this.#tiers = new SqliteTiers(db);
+    this.#tiers = new SqliteTiers(db, this.#postings);
     if (waiting || readMeta(db, 'ranking') !== JSON.stringify(this.#settings)) this.#rebuild(waiting);
   }
 
@@ -109,15 +113,17 @@ export class SqliteFtsIndex implements SearchIndex {
     const write = this.#db.transaction(() => {
       const counts = new Map<string, number>();
       const collections = new Map<string, number>();
+      const postings: PostingChanges = new Map();
       for (const { d, tokens } of rows) {
         const text = tokens.join(' ');
         const existing = this.#find.get(d.collection, d.url);
         let id: number;
         if (existing) {
           id = existing.id;
-          bump(counts, existing.tokens.split(' '), -1);
+          const old = existing.tokens.split(' ');
+          bump(counts, old, -1);
+          change(postings, old, id, 'remove');
           this.#update.run(d.host, hostKey(d.host), d.publishedMs, text, d.site, d.published, d.title, d.content, id);
-          this.#deleteTiers.run(id);
         } else {
           const info = this.#insert.run(
             null,
@@ -135,9 +141,10 @@ export class SqliteFtsIndex implements SearchIndex {
           id = Number(info.lastInsertRowid);
           bump(collections, [d.collection], 1);
         }
-        this.#insertTiers.run(id, text);
+        change(postings, tokens, id, 'add');
         bump(counts, tokens, 1);
       }
+      this.#postings.apply(postings);
       this.#applyCounts(counts, collections);
     });
     write.immediate();
@@ -146,15 +153,18 @@ export class SqliteFtsIndex implements SearchIndex {
   async remove(urls: string[], collection = DEFAULT_COLLECTION): Promise<void> {
     const write = this.#db.transaction(() => {
       const counts = new Map<string, number>();
+      const postings: PostingChanges = new Map();
       let removed = 0;
       for (const url of urls) {
         const existing = this.#find.get(collection, url);
         if (!existing) continue;
-        bump(counts, existing.tokens.split(' '), -1);
-        this.#deleteTiers.run(existing.id);
+        const old = existing.tokens.split(' ');
+        bump(counts, old, -1);
+        change(postings, old, existing.id, 'remove');
         this.#deleteDoc.run(existing.id);
         removed++;
       }
+      this.#postings.apply(postings);
       this.#applyCounts(counts, new Map([[collection, -removed]]));
     });
     write.immediate();
@@ -230,13 +240,13 @@ export class SqliteFtsIndex implements SearchIndex {
     );
     const setTokens = db.prepare('UPDATE search_documents SET tokens = ? WHERE id = ?');
     const run = db.transaction(() => {
-      db.exec(`INSERT INTO search_tiers (search_tiers) VALUES ('delete-all');
-               DELETE FROM search_token_counts; DELETE FROM search_collections`);
+      db.exec('DELETE FROM search_postings; DELETE FROM search_token_counts; DELETE FROM search_collections');
       for (let last = 0; ; ) {
         const batch = page.all(last) as (HitRow & { id: number; collection: string; published_ms: number | null })[];
         if (batch.length === 0) break;
         const counts = new Map<string, number>();
         const collections = new Map<string, number>();
+        const postings: PostingChanges = new Map();
         for (const r of batch) {
           const { tokens } = documentTokens(r.title, r.content, this.#settings);
           const text = tokens.join(' ');
@@ -257,10 +267,11 @@ export class SqliteFtsIndex implements SearchIndex {
               content,
             );
           }
-          this.#insertTiers.run(r.id, text);
+          change(postings, tokens, r.id, 'add');
           bump(counts, tokens, 1);
           bump(collections, [r.collection], 1);
         }
+        this.#postings.apply(postings);
         this.#applyCounts(counts, collections);
         last = batch.at(-1)!.id;
       }

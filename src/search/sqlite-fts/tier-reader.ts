@@ -3,7 +3,8 @@ import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
 import { passesFilter, type QueryFilter } from '../ranking/query-filter.js';
 import type { Candidate, TierReader } from '../ranking/top-k.js';
-import { hostInDomain, hostKey } from '../text/filters.js';
+import { hostKey } from '../text/filters.js';
+import type { SqlitePostings } from './postings.js';
 
 /**
  * A filter that passes at most this many documents is applied while scores are added up (only its
@@ -14,13 +15,14 @@ const RESTRICT_MAX = 20_000;
 /** Reads the SQLite tiered index for ranking/top-k.ts. */
 export class SqliteTiers {
   readonly #accumulator = new Accumulator();
-  readonly #postings: Statement<[string], number>;
   readonly #counts: Statement<[string], { token: string; postings: number }>;
   readonly #collections: Statement<[], { collection: string; documents: number }>;
   readonly #candidates: Statement<[string], CandidateRow>;
 
-  constructor(private readonly db: Database) {
-    this.#postings = db.prepare<[string], number>('SELECT rowid FROM search_tiers WHERE search_tiers MATCH ?').pluck();
+  constructor(
+    private readonly db: Database,
+    private readonly postings: SqlitePostings,
+  ) {
     this.#counts = db.prepare(
       'SELECT token, postings FROM search_token_counts WHERE token IN (SELECT value FROM json_each(?))',
     );
@@ -48,55 +50,58 @@ export class SqliteTiers {
     return {
       partialTop: async (segments, limit) => {
         // Synchronous from the first posting to top(): no other query can touch the accumulator.
-        for (const s of segments) this.#accumulator.add(this.#postings.all(`"${s.token}"`), s.weight, allowed);
+        for (const s of segments) {
+          for (const ids of this.postings.read(s.token)) this.#accumulator.add(ids, s.weight, allowed);
+        }
         return this.#accumulator.top(limit);
       },
       candidates: async (ids) =>
         this.#candidates
           .all(JSON.stringify(ids))
-          .map((r): Candidate => ({ id: r.id, tokens: r.tokens.split(' '), passes: passes(r) })),
+          .map((r): Candidate => ({ id: r.id, tokens: r.tokens, passes: passes(r) })), // the text: scorer() finds the query's stems in it
     };
   }
 
-  /** The documents a selective filter passes, as a membership test; undefined when it is broad. */
+  /**
+   * The documents a selective filter passes, as a membership test; undefined when every filter is
+   * broad. Each filter's ids come from an index alone (the rowid is in every index entry, so no
+   * table row is read), at most RESTRICT_MAX + 1 of them; the first that fits is used, the
+   * others are checked on the candidates.
+   */
   #restriction(filter: QueryFilter, collections: Map<string, number>): ((id: number) => boolean) | undefined {
-    const sets: { sql: string; params: unknown[]; check?: (r: { host: string }) => boolean }[] = [];
+    const reads: { sql: string; params: unknown[] }[] = [];
+    if (filter.domain !== null) {
+      // The domain and its subdomains exactly: 'com.example' and 'com.example.*' (not 'com.example-x').
+      const key = hostKey(filter.domain);
+      reads.push({
+        sql: `SELECT id FROM search_documents WHERE host_key = ?
+              UNION ALL SELECT id FROM search_documents WHERE host_key > ? AND host_key < ?`,
+        params: [key, `${key}.`, `${key}/`],
+      });
+    }
     const wanted = filter.collections.reduce((sum, c) => sum + (collections.get(c) ?? 0), 0);
     const total = [...collections.values()].reduce((a, b) => a + b, 0);
     if (wanted < total && wanted <= RESTRICT_MAX) {
-      sets.push({
+      reads.push({
         sql: 'SELECT id FROM search_documents WHERE collection IN (SELECT value FROM json_each(?))',
         params: [JSON.stringify(filter.collections)],
       });
     }
-    if (filter.domain !== null) {
-      const key = hostKey(filter.domain);
-      const domain = filter.domain;
-      sets.push({
-        sql: 'SELECT id, host FROM search_documents WHERE host_key >= ? AND host_key < ?',
-        params: [key, `${key}/`],
-        check: (r) => hostInDomain(r.host, domain),
-      });
-    }
     if (filter.cutoff !== null) {
-      sets.push({ sql: 'SELECT id FROM search_documents WHERE published_ms >= ?', params: [filter.cutoff] });
+      reads.push({ sql: 'SELECT id FROM search_documents WHERE published_ms >= ?', params: [filter.cutoff] });
     }
-    // Counted first (an index walk, stopped past the limit); only the smallest is read.
-    let best: { set: (typeof sets)[number]; size: number } | undefined;
-    for (const set of sets) {
-      const size = this.db
-        .prepare(`SELECT count(*) FROM (${set.sql} LIMIT ${RESTRICT_MAX + 1})`)
+    for (const { sql, params } of reads) {
+      const ids = this.db
+        .prepare<unknown[], number>(`${sql} LIMIT ${RESTRICT_MAX + 1}`)
         .pluck()
-        .get(...set.params) as number;
-      if (size <= RESTRICT_MAX && (!best || size < best.size)) best = { set, size };
-    }
-    if (best) {
-      const { sql, params, check } = best.set;
-      const members = new Set<number>();
-      for (const r of this.db.prepare(sql).all(...params) as { id: number; host: string }[]) {
-        if (!check || check(r)) members.add(r.id);
-      }
-      return (id) => members.has(id);
+        .all(...params);
+      if (ids.length > RESTRICT_MAX) continue;
+      // A byte per id up to the largest: a membership test is one array read per posting.
+      let max = 0;
+      for (const id of ids) if (id > max) max = id;
+      const members = new Uint8Array(max + 1);
+      for (const id of ids) members[id] = 1;
+      return (id) => members[id] === 1;
     }
     return undefined;
   }
