@@ -2,15 +2,9 @@ import type { Pool } from 'pg';
 import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
 import { passesFilter, type QueryFilter } from '../ranking/query-filter.js';
+import { membership, RESTRICT_MAX, type RestrictionSql, restrictionReads } from '../ranking/restriction.js';
 import type { Candidate, TierReader } from '../ranking/top-k.js';
-import { hostKey } from '../text/filters.js';
 import { readBlocks } from './postings.js';
-
-/**
- * A filter that passes at most this many documents is applied while scores are added up (only its
- * documents are scored); a broader one is checked on the candidates, most of which pass it anyway.
- */
-const RESTRICT_MAX = 20_000;
 
 // A candidate's tokens of the query's stems only (the first character of a token is its level).
 const CANDIDATES = `
@@ -87,38 +81,24 @@ export class PostgresTiers {
     filter: QueryFilter,
     collections: Map<string, number>,
   ): Promise<((id: number) => boolean) | undefined> {
-    const reads: { sql: string; params: unknown[] }[] = [];
-    if (filter.domain !== null) {
-      // The domain and its subdomains exactly: 'com.example' and 'com.example.*' (not 'com.example-x').
-      const key = hostKey(filter.domain);
-      reads.push({
-        sql: `SELECT id FROM search_terms WHERE host_key = $1
-              UNION ALL SELECT id FROM search_terms WHERE host_key > $2 AND host_key < $3`,
-        params: [key, `${key}.`, `${key}/`],
-      });
-    }
-    const wanted = filter.collections.reduce((sum, c) => sum + (collections.get(c) ?? 0), 0);
-    const total = [...collections.values()].reduce((a, b) => a + b, 0);
-    if (wanted < total && wanted <= RESTRICT_MAX) {
-      reads.push({
-        sql: 'SELECT id FROM search_documents WHERE collection = ANY($1::text[])',
-        params: [filter.collections],
-      });
-    }
-    if (filter.cutoff !== null) {
-      reads.push({ sql: 'SELECT id FROM search_terms WHERE published_ms >= $1', params: [filter.cutoff] });
-    }
-    for (const { sql, params } of reads) {
+    for (const { sql, params } of restrictionReads(filter, collections, PG_RESTRICTION)) {
       const res = await this.pool.query<{ id: string }>(`${sql} LIMIT ${RESTRICT_MAX + 1}`, params);
-      if (res.rows.length > RESTRICT_MAX) continue;
-      // A byte per id up to the largest: a membership test is one array read per posting.
-      const ids = res.rows.map((r) => Number(r.id));
-      let max = 0;
-      for (const id of ids) if (id > max) max = id;
-      const members = new Uint8Array(max + 1);
-      for (const id of ids) members[id] = 1;
-      return (id) => members[id] === 1;
+      if (res.rows.length <= RESTRICT_MAX) return membership(res.rows.map((r) => Number(r.id)));
     }
     return undefined;
   }
 }
+
+/** The filters' id reads on PostgreSQL (host and date on the narrow terms table, with their indexes). */
+const PG_RESTRICTION: RestrictionSql = {
+  domain: (key, above, below) => ({
+    sql: `SELECT id FROM search_terms WHERE host_key = $1
+          UNION ALL SELECT id FROM search_terms WHERE host_key > $2 AND host_key < $3`,
+    params: [key, above, below],
+  }),
+  collections: (names) => ({
+    sql: 'SELECT id FROM search_documents WHERE collection = ANY($1::text[])',
+    params: [names],
+  }),
+  since: (cutoff) => ({ sql: 'SELECT id FROM search_terms WHERE published_ms >= $1', params: [cutoff] }),
+};

@@ -2,15 +2,9 @@ import type { Database, Statement } from 'better-sqlite3';
 import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
 import { passesFilter, type QueryFilter } from '../ranking/query-filter.js';
+import { membership, RESTRICT_MAX, type RestrictionSql, restrictionReads } from '../ranking/restriction.js';
 import type { Candidate, TierReader } from '../ranking/top-k.js';
-import { hostKey } from '../text/filters.js';
 import type { SqlitePostings } from './postings.js';
-
-/**
- * A filter that passes at most this many documents is applied while scores are added up (only its
- * documents are scored); a broader one is checked on the candidates, most of which pass it anyway.
- */
-const RESTRICT_MAX = 20_000;
 
 /** Reads the SQLite tiered index for ranking/top-k.ts. */
 export class SqliteTiers {
@@ -69,39 +63,12 @@ export class SqliteTiers {
    * others are checked on the candidates.
    */
   #restriction(filter: QueryFilter, collections: Map<string, number>): ((id: number) => boolean) | undefined {
-    const reads: { sql: string; params: unknown[] }[] = [];
-    if (filter.domain !== null) {
-      // The domain and its subdomains exactly: 'com.example' and 'com.example.*' (not 'com.example-x').
-      const key = hostKey(filter.domain);
-      reads.push({
-        sql: `SELECT id FROM search_documents WHERE host_key = ?
-              UNION ALL SELECT id FROM search_documents WHERE host_key > ? AND host_key < ?`,
-        params: [key, `${key}.`, `${key}/`],
-      });
-    }
-    const wanted = filter.collections.reduce((sum, c) => sum + (collections.get(c) ?? 0), 0);
-    const total = [...collections.values()].reduce((a, b) => a + b, 0);
-    if (wanted < total && wanted <= RESTRICT_MAX) {
-      reads.push({
-        sql: 'SELECT id FROM search_documents WHERE collection IN (SELECT value FROM json_each(?))',
-        params: [JSON.stringify(filter.collections)],
-      });
-    }
-    if (filter.cutoff !== null) {
-      reads.push({ sql: 'SELECT id FROM search_documents WHERE published_ms >= ?', params: [filter.cutoff] });
-    }
-    for (const { sql, params } of reads) {
+    for (const { sql, params } of restrictionReads(filter, collections, SQLITE_RESTRICTION)) {
       const ids = this.db
         .prepare<unknown[], number>(`${sql} LIMIT ${RESTRICT_MAX + 1}`)
         .pluck()
         .all(...params);
-      if (ids.length > RESTRICT_MAX) continue;
-      // A byte per id up to the largest: a membership test is one array read per posting.
-      let max = 0;
-      for (const id of ids) if (id > max) max = id;
-      const members = new Uint8Array(max + 1);
-      for (const id of ids) members[id] = 1;
-      return (id) => members[id] === 1;
+      if (ids.length <= RESTRICT_MAX) return membership(ids);
     }
     return undefined;
   }
@@ -114,3 +81,17 @@ interface CandidateRow {
   published_ms: number | null;
   tokens: string;
 }
+
+/** The filters' id reads on SQLite (the rowid is in every index entry: no table row is read). */
+const SQLITE_RESTRICTION: RestrictionSql = {
+  domain: (key, above, below) => ({
+    sql: `SELECT id FROM search_documents WHERE host_key = ?
+          UNION ALL SELECT id FROM search_documents WHERE host_key > ? AND host_key < ?`,
+    params: [key, above, below],
+  }),
+  collections: (names) => ({
+    sql: 'SELECT id FROM search_documents WHERE collection IN (SELECT value FROM json_each(?))',
+    params: [JSON.stringify(names)],
+  }),
+  since: (cutoff) => ({ sql: 'SELECT id FROM search_documents WHERE published_ms >= ?', params: [cutoff] }),
+};

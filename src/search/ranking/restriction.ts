@@ -1,0 +1,50 @@
+import { hostKey } from '../text/filters.js';
+import type { QueryFilter } from './query-filter.js';
+
+/**
+ * A filter that passes at most this many documents is applied while scores are added up (only its
+ * documents are scored); a broader one is checked on the candidates, most of which pass it anyway.
+ */
+export const RESTRICT_MAX = 20_000;
+
+/** One filter's id read, in the backend's SQL: its statement (without a LIMIT) and parameters. */
+export interface IdRead {
+  sql: string;
+  params: unknown[];
+}
+
+/** How a backend reads the ids one filter passes, each from an index that carries them. */
+export interface RestrictionSql {
+  /** A host key and its subdomains: `key` itself, and keys strictly between `above` and `below`. */
+  domain(key: string, above: string, below: string): IdRead;
+  collections(names: string[]): IdRead;
+  since(cutoff: number): IdRead;
+}
+
+/**
+ * The id reads that may restrict the scoring, most selective kinds first: the domain, the
+ * collections when they are a part of the index of at most RESTRICT_MAX documents, the recency
+ * cutoff. The caller reads each with `LIMIT RESTRICT_MAX + 1` and uses the first that fits.
+ */
+export function restrictionReads(filter: QueryFilter, collections: Map<string, number>, sql: RestrictionSql): IdRead[] {
+  const reads: IdRead[] = [];
+  if (filter.domain !== null) {
+    // The domain and its subdomains exactly: 'com.example' and 'com.example.*' (not 'com.example-x').
+    const key = hostKey(filter.domain);
+    reads.push(sql.domain(key, `${key}.`, `${key}/`));
+  }
+  const wanted = filter.collections.reduce((sum, c) => sum + (collections.get(c) ?? 0), 0);
+  const total = [...collections.values()].reduce((a, b) => a + b, 0);
+  if (wanted < total && wanted <= RESTRICT_MAX) reads.push(sql.collections(filter.collections));
+  if (filter.cutoff !== null) reads.push(sql.since(filter.cutoff));
+  return reads;
+}
+
+/** A membership test over ids: a byte per id up to the largest, so a test is one array read per posting. */
+export function membership(ids: readonly number[]): (id: number) => boolean {
+  let max = 0;
+  for (const id of ids) if (id > max) max = id;
+  const members = new Uint8Array(max + 1);
+  for (const id of ids) members[id] = 1;
+  return (id) => members[id] === 1;
+}
