@@ -36,10 +36,6 @@ export const toKeyView = (k: KeyRecord): KeyView => ({
 
 const MAX_CHECKED_TOKENS = 10_000;
 
-/** A checked `Authorization` value: the key row it matched. */
-interface Checked {
-  key: KeyRecord;
-}
 
 /** The operator's key from configuration: not stored, compared in constant time. */
 const CONFIGURED_ADMIN: Omit<KeyRecord, 'createdAt'> = {
@@ -71,7 +67,7 @@ export class KeyService {
    * needs no parsing and no second hash of its secret: the check every request made before is
    * made once per row.
    */
-  private readonly checked = new Map<string, Checked>();
+  private readonly checked = new Map<string, KeyRecord>();
 
   constructor(options: KeyServiceOptions) {
     this.store = options.store;
@@ -109,7 +105,7 @@ export class KeyService {
 
   revoke(id: string): Promise<boolean> {
     // This process's own revocation holds from the next request on, not a millisecond later.
-    for (const [header, seen] of this.checked) if (seen.key.id === id) this.checked.delete(header);
+    for (const [header, seen] of this.checked) if (seen.id === id) this.checked.delete(header);
     return this.store.revokeKey(id, this.now());
   }
 
@@ -125,8 +121,8 @@ export class KeyService {
   async authenticate(header: string | undefined): Promise<KeyRecord> {
     const seen = header === undefined ? undefined : this.checked.get(header);
     if (seen !== undefined) {
-      const key = await this.store.getKey(seen.key.id);
-      if (key === seen.key && key.revokedAt === undefined) return key;
+      const key = await this.store.getKey(seen.id);
+      if (key === seen && key.revokedAt === undefined) return key;
     }
     const token = header?.replace(/^\s*bearer\s+/i, '').trim();
     if (!token) throw missingAuthorization('Authorization header is missing: send "Authorization: Bearer <API key>"');
@@ -142,7 +138,7 @@ export class KeyService {
     if (key.revokedAt !== undefined) throw keyRevoked('API key has been revoked');
     // Bounded like the store's own cache: at worst the secrets are hashed again.
     if (this.checked.size >= MAX_CHECKED_TOKENS) this.checked.clear();
-    this.checked.set(header!, { key });
+    this.checked.set(header!, key);
     return key;
   }
 
