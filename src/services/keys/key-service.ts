@@ -36,7 +36,6 @@ export const toKeyView = (k: KeyRecord): KeyView => ({
 
 const MAX_CHECKED_TOKENS = 10_000;
 
-
 /** The operator's key from configuration: not stored, compared in constant time. */
 const CONFIGURED_ADMIN: Omit<KeyRecord, 'createdAt'> = {
   id: 'admin',
