@@ -22,7 +22,7 @@ export interface JournalEntry {
   segment: JournalSegment | undefined;
 }
 
-/** Records written and waiting together for one fsync. */
+/** Records waiting together: for one write at the end of a turn, or for one fsync. */
 interface Group {
   entries: JournalEntry[];
   promise: Promise<void>;
@@ -34,10 +34,13 @@ const SEGMENT_BYTES = 4 * 1024 * 1024;
 
 /**
  * The usage journal of this process: records appended to a private file before their replies end.
- * Each record is written at once, in the call (a write to the page cache, a few µs: deferring it to
- * the end of the turn to share one write cost a reply more latency than the write itself, measured
- * in docs/benchmarks.md). With `fsync` the flush to the disk is shared (group commit): one fsync
- * runs at a time, and the records written meanwhile wait together for the next one.
+ * The first record of a turn of the event loop is written at once, in the call (a write to the page
+ * cache, a few µs): a lone reply never waits for a later phase of the loop, which cost it more than
+ * the write (docs/benchmarks.md). The records that follow it in the same turn (replies ending
+ * together under load) are gathered and written in one write when the turn's I/O callbacks are
+ * done (`setImmediate`), and their replies wait for that: one syscall for the turn, not one each.
+ * With `fsync` the flush to the disk is shared too (group commit): one fsync runs at a time, and
+ * the records written meanwhile wait together for the next one.
  * A segment is emptied once all its records are in the store, and replaced by a new one when it
  * grows past `segmentBytes` while some are not.
  */
@@ -54,6 +57,10 @@ export class UsageJournal {
   private syncing: Promise<void> | undefined = undefined;
   private syncingNow: JournalSegment[] = [];
   private readonly segmentBytes: number;
+  /** A record was written in this turn of the event loop: later ones wait for `writeGathered`. */
+  private turnWritten = false;
+  /** Records of this turn after its first, with their lines, and the promise their replies wait on. */
+  private gathered: (Group & { lines: string[] }) | undefined = undefined;
 
   constructor(
     private readonly options: UsageJournalOptions,
@@ -69,31 +76,28 @@ export class UsageJournal {
   }
 
   /**
-   * Gives the record its journal id and writes it. With `write` it is durable when this returns
-   * (undefined); with `fsync` the promise resolves once it is on the disk (shared by the records
-   * of one fsync). A failed write is a rejected promise, the record handed over all the same.
+   * Gives the record its journal id and writes it. With `write` the first record of a turn is
+   * durable when this returns (undefined) and later ones when their promise resolves, at the end of
+   * the turn; with `fsync` the promise resolves once it is on the disk (shared by the records of
+   * one fsync). A failed write is a rejected promise, the record handed over all the same.
    */
   append(record: UsageRecord): Promise<void> | undefined {
-    record.journalId = `${this.owner.tag}.${++this.seq}`;
-    const segment = this.active;
+    // Fixed width: ids of one process sort in the order they were made, so the store's unique
+    // index on them takes each batch at its end rather than across its pages.
+    record.journalId = `${this.owner.tag}.${(++this.seq).toString(36).padStart(8, '0')}`;
     const entry: JournalEntry = { record, segment: undefined };
-    try {
-      segment.append(encodeRecord(record));
-    } catch (err) {
-      this.handOver([entry], err);
-      return rejected(err);
+    if (this.turnWritten) {
+      const gathered = this.gathered ?? this.openGathered();
+      gathered.entries.push(entry);
+      gathered.lines.push(encodeRecord(record));
+      return gathered.promise;
     }
-    segment.written++;
-    entry.segment = segment;
-    if (segment.size >= this.segmentBytes) this.rotate();
-    if (this.options.sync === 'write') {
-      this.handOver([entry]);
-      return undefined;
-    }
-    const group = this.group ?? this.openGroup();
-    group.entries.push(entry);
-    this.syncNext();
-    return group.promise;
+    this.turnWritten = true;
+    setImmediate(this.endTurn);
+    const err = this.write([entry], encodeRecord(record));
+    if (err !== undefined) return rejected(err);
+    if (this.options.sync === 'write') return undefined;
+    return this.joinSync([entry]);
   }
 
   /** Records of the journal now in the store: a segment whose records all are is emptied or removed. */
@@ -182,6 +186,7 @@ export class UsageJournal {
 
   /** Resolves once the records appended so far are durable (or failed). */
   async settled(): Promise<void> {
+    await this.gathered?.promise.catch(() => {});
     await this.syncing;
     await this.group?.promise.catch(() => {});
   }
@@ -191,10 +196,55 @@ export class UsageJournal {
    * the next start (of any process on this data directory) to replay.
    */
   close(): void {
+    this.writeGathered();
     for (const s of [this.active, ...this.sealed]) {
       if (!s.replay && s.stored >= s.written) s.remove();
       else s.close();
     }
+  }
+
+  /** The end of a turn: its gathered records in one write. */
+  private readonly endTurn = (): void => {
+    this.turnWritten = false;
+    this.writeGathered();
+  };
+
+  private writeGathered(): void {
+    const gathered = this.gathered;
+    if (gathered === undefined) return;
+    this.gathered = undefined;
+    const err = this.write(gathered.entries, gathered.lines.join(''));
+    if (err !== undefined) gathered.reject(err);
+    else if (this.options.sync === 'write') gathered.resolve();
+    else this.joinSync(gathered.entries).then(gathered.resolve, gathered.reject);
+  }
+
+  /**
+   * Writes the entries' lines to the active segment in one write. With `write` they are handed
+   * over at once; with `fsync` once their fsync is done. A failed write hands them over with its
+   * error (held in memory only) and returns it.
+   */
+  private write(entries: JournalEntry[], text: string): unknown {
+    const segment = this.active;
+    try {
+      segment.append(text);
+    } catch (err) {
+      this.handOver(entries, err);
+      return err;
+    }
+    segment.written += entries.length;
+    for (const entry of entries) entry.segment = segment;
+    if (segment.size >= this.segmentBytes) this.rotate();
+    if (this.options.sync === 'write') this.handOver(entries);
+    return undefined;
+  }
+
+  /** Written entries waiting for the next fsync (`fsync` only). */
+  private joinSync(entries: JournalEntry[]): Promise<void> {
+    const group = this.group ?? this.openGroup();
+    group.entries.push(...entries);
+    this.syncNext();
+    return group.promise;
   }
 
   /** One fsync for every record written since the last one began (group commit). */
@@ -250,17 +300,26 @@ export class UsageJournal {
   }
 
   private openGroup(): Group {
-    let resolve!: () => void;
-    let reject!: (err: unknown) => void;
-    const promise = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    // A failed fsync is reported to each reply that waits on it; none may be an unhandled rejection.
-    promise.catch(() => {});
-    this.group = { entries: [], promise, resolve, reject };
+    this.group = newGroup();
     return this.group;
   }
+
+  private openGathered(): Group & { lines: string[] } {
+    this.gathered = { ...newGroup(), lines: [] };
+    return this.gathered;
+  }
+}
+
+function newGroup(): Group {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A failed write or fsync is reported to each reply that waits on it; none may be an unhandled rejection.
+  promise.catch(() => {});
+  return { entries: [], promise, resolve, reject };
 }
 
 function rejected(err: unknown): Promise<void> {

@@ -51,22 +51,56 @@ describe('journal lines', () => {
 });
 
 describe('UsageJournal', () => {
-  it('writes each record, in a private file, before append returns (write: nothing to wait for)', () => {
+  it('writes the first record of a turn before append returns, in a private file (write: nothing to wait for)', async () => {
     const { journal, handed } = open();
-    expect([1, 2, 3].map((t) => journal.append(record('k', t)))).toEqual([undefined, undefined, undefined]);
+    for (let t = 1; t <= 3; t++) {
+      expect(journal.append(record('k', t))).toBeUndefined();
+      await nextTurn();
+    }
     const [text] = contents();
     expect(decodeLines(text!).records.map((r) => r.createdAt)).toEqual([1, 2, 3]);
     expect(statSync(path.join(dir, segments()[0]!)).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(handed.flatMap((h) => h.entries.map((e) => e.record.journalId))).toEqual(
-      [1, 2, 3].map((n) => `${journal.owner.tag}.${n}`),
-    );
+    expect(handed.map((h) => h.entries.length)).toEqual([1, 1, 1]);
     journal.close();
+  });
+
+  it('gathers the records that follow the first of a turn into one write at its end, which their replies wait for', async () => {
+    const { journal, handed } = open();
+    const append = vi.spyOn(JournalSegment.prototype, 'append');
+    const results = [1, 2, 3, 4].map((t) => journal.append(record('k', t)));
+    expect(results[0]).toBeUndefined();
+    expect(decodeLines(contents()[0]!).records.map((r) => r.createdAt)).toEqual([1]);
+    let durable = false;
+    const rest = Promise.all(results.slice(1)).then(() => {
+      durable = true;
+    });
+    await Promise.resolve();
+    expect(durable).toBe(false);
+    await rest;
+    expect(decodeLines(contents()[0]!).records.map((r) => r.createdAt)).toEqual([1, 2, 3, 4]);
+    expect(append).toHaveBeenCalledTimes(2);
+    expect(handed.map((h) => h.entries.map((e) => e.record.createdAt))).toEqual([[1], [2, 3, 4]]);
+    // Ids of one process sort in the order they were made (the store's index takes them at its end).
+    const ids = handed.flatMap((h) => h.entries.map((e) => e.record.journalId!));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.every((id) => id.startsWith(`${journal.owner.tag}.`))).toBe(true);
+    journal.close();
+  });
+
+  it('close writes what a turn gathered', () => {
+    const { journal } = open();
+    journal.append(record('k', 1));
+    void journal.append(record('k', 2));
+    journal.close();
+    expect(decodeLines(contents()[0]!).records.map((r) => r.createdAt)).toEqual([1, 2]);
   });
 
   it('empties its file once every record in it is in the store', async () => {
     const { journal, handed } = open();
     journal.append(record('k', 1));
+    await nextTurn();
     journal.append(record('k', 2));
     journal.stored(handed[0]!.entries);
     expect(decodeLines(contents()[0]!).records).toHaveLength(2);
