@@ -14,8 +14,10 @@ export class SseEventTooLargeError extends Error {
  * as soon as its blank line has arrived, and nothing before.
  *
  * Memory is bounded by `maxEventChars`: the event being received (its data lines and its unfinished
- * line) never holds more, and the unfinished line is scanned once, not again with every chunk, so
- * an upstream that sends one endless line costs a bounded buffer and linear time before the error.
+ * line) never holds more, and the unfinished line is scanned once, not again with every chunk, and
+ * copied once: the chunks of a line still without its end are kept apart and joined when it ends,
+ * so an upstream that sends one endless line costs a bounded buffer and linear time before the
+ * error (joining them to the buffer chunk by chunk copied the whole line again with every chunk).
  */
 export class SseDecoder {
   /**
@@ -29,6 +31,9 @@ export class SseDecoder {
   private pos = 0;
   /** Where the search for the next line end resumes: the unfinished line before it has no `\n`. */
   private scanned = 0;
+  /** Text after `buffer`, which is scanned to its end: chunks with no line end, not joined yet. */
+  private pieces: string[] = [];
+  private piecesLength = 0;
   private data: string | undefined = undefined;
   private errorEvent = false;
   private lastWasCR = false;
@@ -50,12 +55,22 @@ export class SseDecoder {
       this.lastWasCR = text.charCodeAt(text.length - 1) === 13;
       text = text.replace(/\r\n?/g, '\n');
     }
-    if (this.pos === this.buffer.length) {
+    if (text === '') return;
+    const scannedAll = this.scanned >= this.buffer.length;
+    if (scannedAll && text.indexOf('\n') === -1) {
+      this.pieces.push(text);
+      this.piecesLength += text.length;
+      return;
+    }
+    const held = this.takePieces();
+    if (this.pos === this.buffer.length && held === '') {
       this.buffer = text;
       this.scanned = 0;
     } else {
-      this.buffer = this.buffer.slice(this.pos) + text;
-      this.scanned = Math.max(0, this.scanned - this.pos);
+      const rest = this.buffer.slice(this.pos);
+      // The held pieces have no line end: the scan resumes after them.
+      this.scanned = scannedAll ? rest.length + held.length : Math.max(0, this.scanned - this.pos);
+      this.buffer = rest + held + text;
     }
     this.pos = 0;
   }
@@ -67,7 +82,9 @@ export class SseDecoder {
       const end = buffer.indexOf('\n', Math.max(this.pos, this.scanned));
       if (end === -1) {
         this.scanned = buffer.length;
-        if (buffer.length - this.pos + (this.data?.length ?? 0) > this.maxEventChars) this.overflow();
+        if (buffer.length - this.pos + this.piecesLength + (this.data?.length ?? 0) > this.maxEventChars) {
+          this.overflow();
+        }
         return undefined;
       }
       const start = this.pos;
@@ -94,8 +111,18 @@ export class SseDecoder {
     this.buffer = '';
     this.pos = 0;
     this.scanned = 0;
+    this.pieces = [];
+    this.piecesLength = 0;
     this.data = undefined;
     throw new SseEventTooLargeError(this.maxEventChars);
+  }
+
+  private takePieces(): string {
+    if (this.pieces.length === 0) return '';
+    const held = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
+    this.pieces = [];
+    this.piecesLength = 0;
+    return held;
   }
 
   private line(buffer: string, start: number, end: number): void {
