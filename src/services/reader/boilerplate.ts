@@ -1,5 +1,5 @@
 import { all, type DomDocument, type DomElement, descendants, first, TEXT_NODE } from './dom.js';
-import { trimmedTextWithin } from './subtree-text.js';
+import { textMatches, trimmedTextWithin } from './subtree-text.js';
 
 /**
  * DOM clean-ups around Readability: what is never content (hidden or structural chrome), and the
@@ -73,6 +73,8 @@ const ANNOTATION_NAME =
   /(^|[\s_-])((wp-)?caption\w*|legende|credits?|photo-?credits?|image-?credits?|byline|author\w*|bio|meta|tags?|tag-?list|topics?|keywords|read-?more|see-?also|more-?(stories|from)|others|kudos|\w*profile|signature|sig|user-?(info|card|details)|avatar|rank|joined|username|vcard)($|[\s_-])/i;
 
 const AD_WORD = /advertis|sponsored|anzeige|publicité|广告/i;
+/** The longest text AD_WORD matches ("sponsored", "publicité"). */
+const AD_WORD_MAX_CHARS = 9;
 const AD_LABEL = /^\s*(advertisement|advertising|sponsored|sponsored content|anzeige|publicité|广告)\s*$/i;
 /** Longer than any of AD_LABEL's words (with its surrounding whitespace trimmed). */
 const AD_LABEL_MAX_CHARS = 32;
@@ -114,8 +116,8 @@ const isFurniture = (element: DomElement): boolean => {
  */
 export function removeFurniture(root: DomElement): void {
   // Ad slots labelled as such carry no article text. Most pages have no such label at all: one look
-  // at the whole text spares computing the text of every block.
-  if (AD_WORD.test(root.textContent ?? '')) {
+  // at the whole text, node by node, spares computing the text of every block.
+  if (textMatches(root, AD_WORD, AD_WORD_MAX_CHARS)) {
     for (const element of all(root, 'div, p, span, section, aside')) {
       // A label is one short word or two: a block with longer text is not one.
       const label = trimmedTextWithin(element, AD_LABEL_MAX_CHARS);

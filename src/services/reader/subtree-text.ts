@@ -67,3 +67,21 @@ export function hasText(element: DomElement): boolean {
   });
   return found;
 }
+
+/**
+ * Whether the subtree's text (textContent) matches `pattern`, reading it one text node at a time
+ * and stopping at the first match, instead of joining the text of a whole page into one string.
+ * A match may straddle two text nodes: each node is tested together with the last `span - 1`
+ * characters before it, `span` being the longest text the pattern can match.
+ */
+export function textMatches(element: DomElement, pattern: RegExp, span: number): boolean {
+  let tail = '';
+  let found = false;
+  eachText(element, (data) => {
+    const text = tail + data;
+    found = pattern.test(text);
+    tail = text.slice(-(span - 1));
+    return !found;
+  });
+  return found;
+}

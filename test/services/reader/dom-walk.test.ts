@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { all, closest, type DomElement, first, parseDocument } from '../../../src/services/reader/dom.js';
-import { collapsedTextWithin, hasText, trimmedTextWithin } from '../../../src/services/reader/subtree-text.js';
+import {
+  collapsedTextWithin,
+  hasText,
+  textMatches,
+  trimmedTextWithin,
+} from '../../../src/services/reader/subtree-text.js';
 
 /**
  * The walks that replace linkedom's compiled selectors (dom.ts) and the short-text readers
@@ -55,5 +60,13 @@ describe('short text of a subtree', () => {
       }
       expect(hasText(element)).toBe(full.length > 0);
     }
+  });
+
+  it('finds a word in the text as textContent has it, also when it straddles two text nodes', () => {
+    const split = parseDocument('<p>Adver<b>tise</b>ment</p><p>sponsor<i>ed</i> by</p><p>spons ored</p>');
+    const word = /advertis|sponsored/i;
+    for (const element of [...all(doc, 'div, p, section, ul, li, table, aside, pre, span'), ...all(split, 'p, b')])
+      expect(textMatches(element, word, 9)).toBe(word.test(element.textContent ?? ''));
+    expect(all(split, 'p').map((p) => textMatches(p, word, 9))).toEqual([true, true, false]);
   });
 });
