@@ -20,10 +20,11 @@ type MetaIndex = Map<string, string>;
  * The elements metadata comes from, by tag, found in one walk of the page: a selector per kind
  * would scan the whole page each time (and linkedom compiles every selector, dom.ts).
  */
-type Sources = Map<string, DomElement[]>;
+export type Sources = Map<string, DomElement[]>;
 const SOURCE_TAGS = new Set(['meta', 'link', 'script', 'time']);
 
-function sources(doc: DomDocument): Sources {
+/** The page's `meta`, `link`, `script` and `time` elements by tag (the reader also looks at its scripts). */
+export function metadataSources(doc: DomDocument): Sources {
   const byTag: Sources = new Map();
   for (const element of descendants(doc, named(SOURCE_TAGS))) {
     const tag = element.localName.toLowerCase();
@@ -112,8 +113,7 @@ function findDatePublished(value: unknown, depth: number): string | undefined {
   return undefined;
 }
 
-export function readMetadata(doc: DomDocument, baseUrl: string): PageMetadata {
-  const found = sources(doc);
+export function readMetadata(doc: DomDocument, baseUrl: string, found = metadataSources(doc)): PageMetadata {
   const index = indexMeta(found);
   const title =
     clean(first(doc, 'title')?.textContent) ||
