@@ -59,9 +59,12 @@ const absoluteSrcset = (value: string, base: string): string =>
 const isPlaceholder = (src: string | null): boolean =>
   !src || /^data:image\/(gif|svg)/i.test(src) || /blank|spacer|placeholder/i.test(src);
 
-/** Before extraction: images whose `src` is a placeholder get their lazy-loading source. */
-export function promoteLazyImages(doc: DomDocument): void {
-  for (const img of all(doc, 'img')) {
+/**
+ * Before extraction: images whose `src` is a placeholder get their lazy-loading source; `images`:
+ * the page's `img` elements, when the caller found them already.
+ */
+export function promoteLazyImages(doc: DomDocument, images: readonly DomElement[] = all(doc, 'img')): void {
+  for (const img of images) {
     if (!isPlaceholder(img.getAttribute('src'))) continue;
     const lazy = LAZY_ATTRIBUTES.map((name) => img.getAttribute(name)).find((value) => value?.trim());
     if (lazy) img.setAttribute('src', lazy);

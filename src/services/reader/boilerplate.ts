@@ -37,9 +37,12 @@ export const removeAll = (root: DomDocument | DomElement, selector: string): voi
   for (const element of all(root, selector)) element.remove();
 };
 
-/** Copies `class="language-x"` (on `pre` or its `code`) to `data-language` on the `pre`. */
-export function markCodeLanguages(doc: DomDocument): void {
-  for (const pre of all(doc, 'pre')) {
+/**
+ * Copies `class="language-x"` (on `pre` or its `code`) to `data-language` on the `pre`; `pres`: the
+ * page's `pre` elements, when the caller found them already.
+ */
+export function markCodeLanguages(doc: DomDocument, pres: readonly DomElement[] = all(doc, 'pre')): void {
+  for (const pre of pres) {
     const code = first(pre, 'code');
     const source = `${pre.getAttribute('class') ?? ''} ${code?.getAttribute('class') ?? ''} ${pre.getAttribute('data-lang') ?? ''}`;
     const language = pre.getAttribute('data-lang') || LANGUAGE.exec(source)?.[1];

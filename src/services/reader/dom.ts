@@ -97,6 +97,21 @@ export function descendants(
   return found;
 }
 
+/**
+ * The elements of the given (lower-case) tags under `root`, by tag, in document order: one walk for
+ * several lists. A walk of a whole page costs about as much as a tenth of its parse.
+ */
+export function byTag(root: DomDocument | DomElement, tags: ReadonlySet<string>): Map<string, DomElement[]> {
+  const found = new Map<string, DomElement[]>();
+  for (const element of descendants(root, named(tags))) {
+    const tag = element.localName.toLowerCase();
+    const list = found.get(tag);
+    if (list) list.push(element);
+    else found.set(tag, [element]);
+  }
+  return found;
+}
+
 /** A selector that is only tag names (`p, div, li`), as the set of its names; else undefined. */
 const TAG_LIST = /^\s*[a-z][a-z0-9]*(\s*,\s*[a-z][a-z0-9]*)*\s*$/i;
 const tagLists = new Map<string, ReadonlySet<string> | undefined>();

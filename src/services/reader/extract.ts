@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability';
-import { markCodeLanguages, removeFurniture, removeHidden, stripChrome, stripClasses } from './boilerplate.js';
+import { removeFurniture, removeHidden, stripChrome, stripClasses } from './boilerplate.js';
 import { countWords, type DomDocument, type DomElement } from './dom.js';
 import { proseWords, pruneArticle, pruneCaptions } from './prune.js';
 
@@ -38,11 +38,11 @@ function wholePage(doc: DomDocument): DomElement {
 /**
  * Main content of a page: Readability, unless its pick is under a fixed word floor (design.md §9: a
  * fixed floor beats a ratio), in which case the whole page without its chrome is the content.
- * `parse` yields a fresh, absolutized copy of the page each time it is called.
+ * `parse` yields a fresh copy of the page each time it is called, its lazy images promoted and its
+ * code blocks' languages marked (html-reader.ts).
  */
 export function extractContent(parse: () => DomDocument): Extraction {
   const doc = parse();
-  markCodeLanguages(doc);
   removeHidden(doc);
   // Before Readability, which turns small divs into paragraphs and loses their class names
   // (linkedom's attribute copies come out empty).
@@ -60,7 +60,6 @@ export function extractContent(parse: () => DomDocument): Extraction {
     if (words >= MIN_ARTICLE_WORDS) return finish(result);
   }
   const page = parse();
-  markCodeLanguages(page);
   const whole = wholePage(page);
   const words = countWords(whole.textContent ?? '');
   if (result && keepShortArticle(result, whole)) return finish(result);

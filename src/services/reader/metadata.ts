@@ -1,4 +1,4 @@
-import { type DomDocument, type DomElement, descendants, first, named } from './dom.js';
+import { byTag, type DomDocument, type DomElement, first } from './dom.js';
 
 /** What the reader reports about a page besides its content (the spec's reader_result fields). */
 export interface PageMetadata {
@@ -17,23 +17,12 @@ const clean = (text: string | null | undefined): string => (text ?? '').replace(
 type MetaIndex = Map<string, string>;
 
 /**
- * The elements metadata comes from, by tag, found in one walk of the page: a selector per kind
- * would scan the whole page each time (and linkedom compiles every selector, dom.ts).
+ * The elements metadata comes from (`meta`, `link`, `script`, `time`), by tag, found in one walk of
+ * the page (dom.ts, byTag): a selector per kind would scan the whole page each time (and linkedom
+ * compiles every selector). The caller may pass lists it found in a walk of its own.
  */
-export type Sources = Map<string, DomElement[]>;
-const SOURCE_TAGS = new Set(['meta', 'link', 'script', 'time']);
-
-/** The page's `meta`, `link`, `script` and `time` elements by tag (the reader also looks at its scripts). */
-export function metadataSources(doc: DomDocument): Sources {
-  const byTag: Sources = new Map();
-  for (const element of descendants(doc, named(SOURCE_TAGS))) {
-    const tag = element.localName.toLowerCase();
-    const list = byTag.get(tag);
-    if (list) list.push(element);
-    else byTag.set(tag, [element]);
-  }
-  return byTag;
-}
+type Sources = Map<string, DomElement[]>;
+export const METADATA_TAGS: readonly string[] = ['meta', 'link', 'script', 'time'];
 
 const STYLESHEET = /(?:^|\s)stylesheet(?:$|\s)/i;
 
@@ -113,7 +102,11 @@ function findDatePublished(value: unknown, depth: number): string | undefined {
   return undefined;
 }
 
-export function readMetadata(doc: DomDocument, baseUrl: string, found = metadataSources(doc)): PageMetadata {
+export function readMetadata(
+  doc: DomDocument,
+  baseUrl: string,
+  found: Sources = byTag(doc, new Set(METADATA_TAGS)),
+): PageMetadata {
   const index = indexMeta(found);
   const title =
     clean(first(doc, 'title')?.textContent) ||
