@@ -80,7 +80,7 @@ export function textMatches(element: DomElement, pattern: RegExp, span: number):
   eachText(element, (data) => {
     const text = tail + data;
     found = pattern.test(text);
-    tail = text.slice(-(span - 1));
+    tail = span > 1 ? text.slice(-(span - 1)) : '';
     return !found;
   });
   return found;
