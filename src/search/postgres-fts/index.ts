@@ -178,7 +178,7 @@ export class PostgresFtsIndex implements SearchIndex {
     const plan = planQuery(stems, counts, documents);
     if (plan.segments.length === 0) return none;
     const filter = { collections: q.collections ?? [DEFAULT_COLLECTION], domain, cutoff };
-    const reader = this.#tiers.reader(filter, stems, collections);
+    const reader = this.#tiers.reader(filter, collections);
     const { hits, exact, postings } = await topK(plan, reader, count, this.#topK);
     const res = await this.#pool.query<HitRow & { id: string }>(
       'SELECT id, url, title, content, site, host, published FROM search_documents WHERE id = ANY($1::bigint[])',

@@ -1,4 +1,4 @@
-import { idf, LEVEL_CHARS, levelValue, stemTokens, tokenLevel } from './impacts.js';
+import { idf, LEVEL_CHARS, LEVELS, levelValue, stemTokens, tokenLevel } from './impacts.js';
 
 /**
  * Top-k over the tiered index, score-at-a-time (Anh & Moffat's impact ordering): every (stem,
@@ -57,24 +57,42 @@ export function remainingBound(plan: QueryPlan, from: number): number {
 
 /**
  * A candidate's exact score from its tiered tokens: a list, or the space-separated text a row
- * stores (searched for the query's stems only: splitting a page's thousand tokens costs more).
+ * stores. In the text each query stem is found with `indexOf` and checked to be a whole token
+ * (`<level><stem>` between spaces): splitting a page's thousand tokens costs more, and a regular
+ * expression per stem took twice as long over the same rows.
  */
 export function scorer(plan: QueryPlan): (tokens: string | readonly string[]) => number {
   const weights = new Map(plan.segments.map((s) => [s.token, s.weight]));
-  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const finders = plan.stems.map((stem) => new RegExp(`(?:^| )([${LEVEL_CHARS}]${literal(stem)})(?= |$)`));
+  // Each stem's weight by level (0 where the index has no such token).
+  const byLevel = plan.stems.map((stem) =>
+    Array.from({ length: LEVELS }, (_, l) => weights.get(LEVEL_CHARS[l] + stem) ?? 0),
+  );
   return (tokens) => {
     let score = 0;
     if (typeof tokens !== 'string') {
       for (const token of tokens) score += weights.get(token) ?? 0;
       return score;
     }
-    for (const finder of finders) {
-      const m = finder.exec(tokens);
-      if (m) score += weights.get(m[1]!) ?? 0;
+    for (let i = 0; i < plan.stems.length; i++) {
+      const level = levelIn(tokens, plan.stems[i]!);
+      if (level >= 0 && level < LEVELS) score += byLevel[i]![level]!;
     }
     return score;
   };
+}
+
+const SPACE = 32;
+const FIRST_LEVEL = LEVEL_CHARS.charCodeAt(0);
+
+/** The level of `stem`'s token in space-separated `<level><stem>` tokens, or -1. */
+export function levelIn(text: string, stem: string): number {
+  for (let at = text.indexOf(stem, 1); at >= 0; at = text.indexOf(stem, at + 1)) {
+    const end = at + stem.length;
+    const wholeToken =
+      (end === text.length || text.charCodeAt(end) === SPACE) && (at === 1 || text.charCodeAt(at - 2) === SPACE);
+    if (wholeToken) return text.charCodeAt(at - 1) - FIRST_LEVEL;
+  }
+  return -1;
 }
 
 export interface Candidate {
