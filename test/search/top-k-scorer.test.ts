@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LEVEL_CHARS } from '../../src/search/ranking/impacts.js';
-import { levelIn, planQuery, scorer } from '../../src/search/ranking/top-k.js';
+import { levelIn, planQuery, scorer, type TierReader, topK, widerLimit } from '../../src/search/ranking/top-k.js';
 
 describe('levelIn: a stem found as a whole tiered token in a row text', () => {
   it('reads the level of the first, a middle and the last token', () => {
@@ -38,5 +38,47 @@ describe('scorer', () => {
     expect(score(tokens.join(' '))).toBeCloseTo(score(tokens), 12);
     expect(score(tokens)).toBeGreaterThan(0);
     expect(score('dpowder cturbinx')).toBe(0);
+  });
+});
+
+describe('topK rounds when the filters pass few candidates', () => {
+  // 2,000 documents with one stem at a level that falls with the id; only every 50th passes.
+  const stem = 'turbin';
+  const docs = Array.from({ length: 2000 }, (_, id) => ({ id, token: LEVEL_CHARS[15 - Math.floor(id / 125)] + stem }));
+  const counts = new Map<string, number>();
+  for (const d of docs) counts.set(d.token, (counts.get(d.token) ?? 0) + 1);
+  const plan = planQuery([stem], counts, docs.length);
+  const weightOf = new Map(plan.segments.map((s) => [s.token, s.weight]));
+
+  function reader(passes: (id: number) => boolean) {
+    const read: number[] = [];
+    const r: TierReader = {
+      partialTop: async (segments, limit) => {
+        const tokens = new Set(segments.map((s) => s.token));
+        return docs
+          .filter((d) => tokens.has(d.token))
+          .map((d) => ({ id: d.id, score: weightOf.get(d.token)! }))
+          .sort((a, b) => b.score - a.score || a.id - b.id)
+          .slice(0, limit);
+      },
+      candidates: async (ids) => {
+        read.push(...ids);
+        return ids.map((id) => ({ id, tokens: docs[id]!.token, passes: passes(id) }));
+      },
+    };
+    return { r, read };
+  }
+
+  it('reads each candidate once across rounds, and finds the passing documents', async () => {
+    const { r, read } = reader((id) => id % 50 === 0);
+    const { hits } = await topK(plan, r, 10, { budget: 1_000_000, candidates: 100 });
+    expect(hits.map((h) => h.id)).toEqual([0, 50, 100, 150, 200, 250, 300, 350, 400, 450]);
+    expect(new Set(read).size).toBe(read.length);
+  });
+
+  it('widens the next round by the share of candidates that passed, within 2x and 16x', () => {
+    expect(widerLimit(400, 10, 9, 400)).toBe(800); // 667 wanted: at least twice
+    expect(widerLimit(400, 10, 2, 400)).toBe(3000);
+    expect(widerLimit(400, 10, 0, 400)).toBe(6400); // none passed: sixteen times
   });
 });

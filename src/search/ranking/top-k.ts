@@ -135,6 +135,10 @@ export async function topK(
   const score = scorer(plan);
   let budget = options.budget;
   let limit = Math.max(options.candidates, count * 8);
+  // Each candidate's exact score, or FAILS when the filters exclude it: a later round, which
+  // reaches further down the same ranking, reads only the candidates it has not seen.
+  const completed = new Map<number, number>();
+  let passed = 0;
   for (;;) {
     // The heaviest segments within the budget, and always at least one.
     let used = 0;
@@ -151,8 +155,16 @@ export async function topK(
     let settled = false;
     for (let from = 0; from < partial.length && !settled; from += chunk) {
       const slice = partial.slice(from, from + chunk);
-      for (const c of await reader.candidates(slice.map((p) => p.id))) {
-        if (c.passes) hits.push({ id: c.id, score: score(c.tokens) });
+      const unseen = slice.filter((p) => !completed.has(p.id)).map((p) => p.id);
+      if (unseen.length > 0) {
+        for (const c of await reader.candidates(unseen)) {
+          completed.set(c.id, c.passes ? score(c.tokens) : FAILS);
+          if (c.passes) passed++;
+        }
+      }
+      for (const p of slice) {
+        const s = completed.get(p.id) ?? FAILS; // a document deleted since its postings were read
+        if (s !== FAILS) hits.push({ id: p.id, score: s });
       }
       hits.sort((a, b) => b.score - a.score || a.id - b.id);
       hits.length = Math.min(hits.length, count);
@@ -167,8 +179,21 @@ export async function topK(
       return { hits, exact: everything || (settled && hits[count - 1]!.score >= rest), postings };
     }
     // Fewer than `count` hits: the filters dropped candidates, or too few documents were reached.
-    if (partial.length === limit) limit *= 4;
+    if (partial.length === limit) limit = widerLimit(limit, count, passed, completed.size);
     else if (everything) return { hits, exact: true, postings };
     else budget *= 4;
   }
+}
+
+const FAILS = -1;
+
+/**
+ * The next round's candidates when the filters passed too few: enough, at the share of candidates
+ * they have passed so far, for `count` and half as many again; at least twice and at most sixteen
+ * times as many as this round's. (A fixed four times read 1,600 rows where 800 sufficed, at a
+ * filter passing 2 % of a million documents.)
+ */
+export function widerLimit(limit: number, count: number, passed: number, checked: number): number {
+  const wanted = passed === 0 ? Number.POSITIVE_INFINITY : Math.ceil(((count * 1.5) / passed) * checked);
+  return Math.min(limit * 16, Math.max(limit * 2, wanted));
 }
