@@ -29,7 +29,7 @@ describe('sqlite-fts on a shared database', () => {
     const second = new SqliteFtsIndex(db);
     expect(await second.stats()).toEqual([{ collection: 'web', documents: 1 }]);
     const version = db.prepare("SELECT value FROM search_meta WHERE key = 'schema_version'").get();
-    expect(version).toEqual({ value: '3' });
+    expect(version).toEqual({ value: '4' });
     db.close();
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEVEL_CHARS } from '../../src/search/ranking/impacts.js';
+import { excludesMany } from '../../src/search/ranking/query-filter.js';
+import { leftAfter } from '../../src/search/ranking/restriction.js';
 import { levelIn, planQuery, scorer, type TierReader, topK, widerLimit } from '../../src/search/ranking/top-k.js';
 
 describe('levelIn: a stem found as a whole tiered token in a row text', () => {
@@ -80,5 +82,31 @@ describe('topK rounds when the filters pass few candidates', () => {
     expect(widerLimit(400, 10, 9, 400)).toBe(800); // 667 wanted: at least twice
     expect(widerLimit(400, 10, 2, 400)).toBe(3000);
     expect(widerLimit(400, 10, 0, 400)).toBe(6400); // none passed: sixteen times
+  });
+});
+
+describe('which filters the candidates are checked on first', () => {
+  const collections = new Map([
+    ['web', 900],
+    ['kb', 100],
+  ]);
+  const filter = { collections: ['web', 'kb'], domain: 'example.com', cutoff: 1_700_000_000_000 };
+
+  it('checks first while a domain, a recency window or a part of the collections is left', () => {
+    expect(excludesMany(filter, collections)).toBe(true);
+    expect(excludesMany({ ...filter, domain: null, cutoff: null }, collections)).toBe(false);
+    expect(excludesMany({ ...filter, domain: null, cutoff: null, collections: ['web'] }, collections)).toBe(true);
+  });
+
+  it('leaves out the filter the scoring was restricted to', () => {
+    expect(leftAfter(filter, 'domain', collections)).toEqual({ ...filter, domain: null });
+    expect(leftAfter(filter, 'since', collections)).toEqual({ ...filter, cutoff: null });
+    const byCollections = leftAfter(
+      { ...filter, domain: null, cutoff: null, collections: ['kb'] },
+      'collections',
+      collections,
+    );
+    expect(excludesMany(byCollections, collections)).toBe(false);
+    expect(excludesMany(leftAfter({ ...filter, cutoff: null }, 'domain', collections), collections)).toBe(false);
   });
 });

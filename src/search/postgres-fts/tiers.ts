@@ -1,8 +1,15 @@
 import type { Pool } from 'pg';
 import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
-import { passesFilter, type QueryFilter } from '../ranking/query-filter.js';
-import { membership, RESTRICT_MAX, type RestrictionSql, restrictionReads } from '../ranking/restriction.js';
+import { excludesMany, passesFilter, type QueryFilter } from '../ranking/query-filter.js';
+import {
+  leftAfter,
+  membership,
+  RESTRICT_MAX,
+  type Restriction,
+  type RestrictionSql,
+  restrictionReads,
+} from '../ranking/restriction.js';
 import type { Candidate, TierReader } from '../ranking/top-k.js';
 import { readBlocks } from './postings.js';
 
@@ -12,14 +19,25 @@ import { readBlocks } from './postings.js';
 const CANDIDATES = `
   SELECT t.id, t.collection, t.host, t.published_ms, t.tiers::text AS tokens
   FROM search_terms t WHERE t.id = ANY($1::bigint[])`;
+// With filters that may exclude many: their columns first (the narrow row, half the cost), then
+// the tokens (out of line) of those that pass.
+const FILTER_COLUMNS = `
+  SELECT t.id, t.collection, t.host, t.published_ms FROM search_terms t WHERE t.id = ANY($1::bigint[])`;
+const TOKENS = 'SELECT t.id, t.tiers::text AS tokens FROM search_terms t WHERE t.id = ANY($1::bigint[])';
 
-interface CandidateRow {
+interface FilterRow {
   id: string;
   collection: string;
   host: string;
   published_ms: string | null;
+}
+
+interface CandidateRow extends FilterRow {
   tokens: string;
 }
+
+// Stems hold no quotes (text/analyze.ts), so dropping them leaves the tokens between spaces.
+const spaced = (tsvectorText: string) => tsvectorText.replaceAll("'", '');
 
 /** Reads the PostgreSQL tiered index for ranking/top-k.ts. */
 export class PostgresTiers {
@@ -43,18 +61,18 @@ export class PostgresTiers {
   }
 
   reader(filter: QueryFilter, collections: Map<string, number>): TierReader {
-    const passes = (r: CandidateRow) =>
+    const passes = (r: FilterRow) =>
       passesFilter(filter, {
         collection: r.collection,
         host: r.host,
         publishedMs: r.published_ms === null ? null : Number(r.published_ms),
       });
-    let allowed: Promise<((id: number) => boolean) | undefined> | undefined;
+    let restriction: Promise<Restriction | undefined> | undefined;
     return {
       partialTop: async (segments, limit) => {
-        allowed ??= this.#restriction(filter, collections);
-        const [only, blocks] = await Promise.all([
-          allowed,
+        restriction ??= this.#restriction(filter, collections);
+        const [restricted, blocks] = await Promise.all([
+          restriction,
           readBlocks(
             this.pool,
             segments.map((s) => s.token),
@@ -62,15 +80,25 @@ export class PostgresTiers {
         ]);
         const weights = new Map(segments.map((s) => [s.token, s.weight]));
         // Synchronous from the first posting to top(): no other query can touch the accumulator.
-        for (const b of blocks) this.#accumulator.add(b.ids, weights.get(b.token)!, only);
+        for (const b of blocks) this.#accumulator.add(b.ids, weights.get(b.token)!, restricted?.allowed);
         return this.#accumulator.top(limit);
       },
       candidates: async (ids) => {
-        const res = await this.pool.query<CandidateRow>(CANDIDATES, [ids]);
-        // Stems hold no quotes (text/analyze.ts), so dropping them leaves the tokens between spaces.
-        return res.rows.map(
-          (r): Candidate => ({ id: Number(r.id), tokens: r.tokens.replaceAll("'", ''), passes: passes(r) }),
-        );
+        // partialTop() came first and read the restriction.
+        const restricted = await restriction;
+        const left = restricted ? leftAfter(filter, restricted.by, collections) : filter;
+        if (!excludesMany(left, collections)) {
+          const res = await this.pool.query<CandidateRow>(CANDIDATES, [ids]);
+          return res.rows.map((r): Candidate => ({ id: Number(r.id), tokens: spaced(r.tokens), passes: passes(r) }));
+        }
+        const checked = await this.pool.query<FilterRow>(FILTER_COLUMNS, [ids]);
+        const kept = checked.rows.filter(passes).map((r) => r.id);
+        const out = new Map<number, Candidate>(ids.map((id) => [id, { id, tokens: '', passes: false }]));
+        if (kept.length > 0) {
+          const res = await this.pool.query<{ id: string; tokens: string }>(TOKENS, [kept]);
+          for (const r of res.rows) out.set(Number(r.id), { id: Number(r.id), tokens: spaced(r.tokens), passes: true });
+        }
+        return [...out.values()];
       },
     };
   }
@@ -79,15 +107,12 @@ export class PostgresTiers {
    * The documents a selective filter passes, as a membership test; undefined when every filter is
    * broad. Each filter's ids come from an index that carries them (an index-only scan once the
    * table is vacuumed), at most RESTRICT_MAX + 1 of them; the first that fits is used, the others
-   * are checked on the candidates.
+   * are checked on the candidates (on their filter columns first: leftAfter, excludesMany).
    */
-  async #restriction(
-    filter: QueryFilter,
-    collections: Map<string, number>,
-  ): Promise<((id: number) => boolean) | undefined> {
-    for (const { sql, params } of restrictionReads(filter, collections, PG_RESTRICTION)) {
+  async #restriction(filter: QueryFilter, collections: Map<string, number>): Promise<Restriction | undefined> {
+    for (const { sql, params, by } of restrictionReads(filter, collections, PG_RESTRICTION)) {
       const res = await this.pool.query<{ id: string }>(`${sql} LIMIT ${RESTRICT_MAX + 1}`, params);
-      if (res.rows.length <= RESTRICT_MAX) return membership(res.rows.map((r) => Number(r.id)));
+      if (res.rows.length <= RESTRICT_MAX) return { allowed: membership(res.rows.map((r) => Number(r.id))), by };
     }
     return undefined;
   }

@@ -19,3 +19,13 @@ export function passesFilter(
     (filter.cutoff === null || (doc.publishedMs !== null && doc.publishedMs >= filter.cutoff))
   );
 }
+
+/**
+ * Whether the filters may exclude many candidates (a domain, a recency window, some collections
+ * only): candidates are then checked on their filter columns before their tokens are read.
+ */
+export function excludesMany(filter: QueryFilter, collections: ReadonlyMap<string, number>): boolean {
+  if (filter.domain !== null || filter.cutoff !== null) return true;
+  for (const name of collections.keys()) if (!filter.collections.includes(name)) return true;
+  return false;
+}

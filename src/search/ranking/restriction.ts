@@ -13,6 +13,15 @@ export interface IdRead {
   params: unknown[];
 }
 
+/** Which filter a read restricts the scoring to. */
+export type RestrictedBy = 'domain' | 'collections' | 'since';
+
+/** The documents the scoring is restricted to, and by which filter. */
+export interface Restriction {
+  allowed: (id: number) => boolean;
+  by: RestrictedBy;
+}
+
 /** How a backend reads the ids one filter passes, each from an index that carries them. */
 export interface RestrictionSql {
   /** A host key and its subdomains: `key` itself, and keys strictly between `above` and `below`. */
@@ -26,17 +35,22 @@ export interface RestrictionSql {
  * collections when they are a part of the index of at most RESTRICT_MAX documents, the recency
  * cutoff. The caller reads each with `LIMIT RESTRICT_MAX + 1` and uses the first that fits.
  */
-export function restrictionReads(filter: QueryFilter, collections: Map<string, number>, sql: RestrictionSql): IdRead[] {
-  const reads: IdRead[] = [];
+export function restrictionReads(
+  filter: QueryFilter,
+  collections: Map<string, number>,
+  sql: RestrictionSql,
+): (IdRead & { by: RestrictedBy })[] {
+  const reads: (IdRead & { by: RestrictedBy })[] = [];
   if (filter.domain !== null) {
     // The domain and its subdomains exactly: 'com.example' and 'com.example.*' (not 'com.example-x').
     const key = hostKey(filter.domain);
-    reads.push(sql.domain(key, `${key}.`, `${key}/`));
+    reads.push({ ...sql.domain(key, `${key}.`, `${key}/`), by: 'domain' });
   }
   const wanted = filter.collections.reduce((sum, c) => sum + (collections.get(c) ?? 0), 0);
   const total = [...collections.values()].reduce((a, b) => a + b, 0);
-  if (wanted < total && wanted <= RESTRICT_MAX) reads.push(sql.collections(filter.collections));
-  if (filter.cutoff !== null) reads.push(sql.since(filter.cutoff));
+  if (wanted < total && wanted <= RESTRICT_MAX)
+    reads.push({ ...sql.collections(filter.collections), by: 'collections' });
+  if (filter.cutoff !== null) reads.push({ ...sql.since(filter.cutoff), by: 'since' });
   return reads;
 }
 
@@ -47,4 +61,15 @@ export function membership(ids: readonly number[]): (id: number) => boolean {
   const members = new Uint8Array(max + 1);
   for (const id of ids) members[id] = 1;
   return (id) => members[id] === 1;
+}
+
+/** The filters a restriction leaves for the candidates to be checked on. */
+export function leftAfter(
+  filter: QueryFilter,
+  by: RestrictedBy,
+  collections: ReadonlyMap<string, number>,
+): QueryFilter {
+  if (by === 'domain') return { ...filter, domain: null };
+  if (by === 'since') return { ...filter, cutoff: null };
+  return { ...filter, collections: [...collections.keys()] };
 }

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 /** Bump with a new step in MIGRATIONS; applied steps are recorded in `search_meta`. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 // The index may share the store's database file, so everything is prefixed `search_` and the
 // version lives in its own table rather than in `PRAGMA user_version`, which the store owns.
@@ -78,6 +78,11 @@ const MIGRATIONS: Record<number, string> = {
       PRIMARY KEY (token, first)
     ) WITHOUT ROWID;
     DELETE FROM search_meta WHERE key = 'ranking';
+  `,
+  // A candidate's filter columns by id from an index alone (tier-reader.ts): the ones the filters
+  // exclude are not read from their wide rows (about 3 against 5 µs a row at a million documents).
+  4: `
+    CREATE INDEX search_documents_filters ON search_documents (id, collection, host, published_ms);
   `,
 };
 

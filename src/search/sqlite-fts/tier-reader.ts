@@ -1,8 +1,15 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
-import { passesFilter, type QueryFilter } from '../ranking/query-filter.js';
-import { membership, RESTRICT_MAX, type RestrictionSql, restrictionReads } from '../ranking/restriction.js';
+import { excludesMany, passesFilter, type QueryFilter } from '../ranking/query-filter.js';
+import {
+  leftAfter,
+  membership,
+  RESTRICT_MAX,
+  type Restriction,
+  type RestrictionSql,
+  restrictionReads,
+} from '../ranking/restriction.js';
 import type { Candidate, TierReader } from '../ranking/top-k.js';
 import type { SqlitePostings } from './postings.js';
 
@@ -12,6 +19,8 @@ export class SqliteTiers {
   readonly #counts: Statement<[string], { token: string; postings: number }>;
   readonly #collections: Statement<[], { collection: string; documents: number }>;
   readonly #candidates: Statement<[string], CandidateRow>;
+  readonly #filterColumns: Statement<[string], FilterRow>;
+  readonly #tokens: Statement<[string], { id: number; tokens: string }>;
 
   constructor(
     private readonly db: Database,
@@ -25,6 +34,11 @@ export class SqliteTiers {
       `SELECT id, collection, host, published_ms, tokens FROM search_documents
        WHERE id IN (SELECT value FROM json_each(?))`,
     );
+    this.#filterColumns = db.prepare(
+      `SELECT id, collection, host, published_ms FROM search_documents INDEXED BY search_documents_filters
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    );
+    this.#tokens = db.prepare('SELECT id, tokens FROM search_documents WHERE id IN (SELECT value FROM json_each(?))');
   }
 
   collections(): Map<string, number> {
@@ -38,9 +52,11 @@ export class SqliteTiers {
   }
 
   reader(filter: QueryFilter, collections: Map<string, number>): TierReader {
-    const allowed = this.#restriction(filter, collections);
-    const passes = (r: CandidateRow) =>
+    const restriction = this.#restriction(filter, collections);
+    const allowed = restriction?.allowed;
+    const passes = (r: FilterRow) =>
       passesFilter(filter, { collection: r.collection, host: r.host, publishedMs: r.published_ms });
+    const checkFirst = excludesMany(restriction ? leftAfter(filter, restriction.by, collections) : filter, collections);
     return {
       partialTop: async (segments, limit) => {
         // Synchronous from the first posting to top(): no other query can touch the accumulator.
@@ -49,10 +65,24 @@ export class SqliteTiers {
         }
         return this.#accumulator.top(limit);
       },
-      candidates: async (ids) =>
-        this.#candidates
+      candidates: async (ids) => {
+        // The text: scorer() finds the query's stems in it.
+        if (!checkFirst) {
+          return this.#candidates
+            .all(JSON.stringify(ids))
+            .map((r): Candidate => ({ id: r.id, tokens: r.tokens, passes: passes(r) }));
+        }
+        const kept = this.#filterColumns
           .all(JSON.stringify(ids))
-          .map((r): Candidate => ({ id: r.id, tokens: r.tokens, passes: passes(r) })), // the text: scorer() finds the query's stems in it
+          .filter(passes)
+          .map((r) => r.id);
+        const out = new Map<number, Candidate>(ids.map((id) => [id, { id, tokens: '', passes: false }]));
+        if (kept.length > 0) {
+          for (const r of this.#tokens.all(JSON.stringify(kept)))
+            out.set(r.id, { id: r.id, tokens: r.tokens, passes: true });
+        }
+        return [...out.values()];
+      },
     };
   }
 
@@ -60,25 +90,28 @@ export class SqliteTiers {
    * The documents a selective filter passes, as a membership test; undefined when every filter is
    * broad. Each filter's ids come from an index alone (the rowid is in every index entry, so no
    * table row is read), at most RESTRICT_MAX + 1 of them; the first that fits is used, the
-   * others are checked on the candidates.
+   * others are checked on the candidates (on their filter columns first: leftAfter, excludesMany).
    */
-  #restriction(filter: QueryFilter, collections: Map<string, number>): ((id: number) => boolean) | undefined {
-    for (const { sql, params } of restrictionReads(filter, collections, SQLITE_RESTRICTION)) {
+  #restriction(filter: QueryFilter, collections: Map<string, number>): Restriction | undefined {
+    for (const { sql, params, by } of restrictionReads(filter, collections, SQLITE_RESTRICTION)) {
       const ids = this.db
         .prepare<unknown[], number>(`${sql} LIMIT ${RESTRICT_MAX + 1}`)
         .pluck()
         .all(...params);
-      if (ids.length <= RESTRICT_MAX) return membership(ids);
+      if (ids.length <= RESTRICT_MAX) return { allowed: membership(ids), by };
     }
     return undefined;
   }
 }
 
-interface CandidateRow {
+interface FilterRow {
   id: number;
   collection: string;
   host: string;
   published_ms: number | null;
+}
+
+interface CandidateRow extends FilterRow {
   tokens: string;
 }
 
