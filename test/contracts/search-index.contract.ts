@@ -132,6 +132,23 @@ export function runSearchIndexContract(label: string, setup: () => Promise<Searc
       expect(urls(hits).sort()).toEqual([CORPUS[0]!.url, CORPUS[3]!.url].sort());
     });
 
+    it('filters by domain and recency together (one read of the host index on both backends)', async () => {
+      await index.upsert([
+        {
+          url: 'https://energy.example.com/wind-archive',
+          title: 'Wind power, two months on',
+          content: 'Electricity from wind turbines, looked at again after two months.',
+          published: daysAgo(60),
+        },
+      ]);
+      const text = 'power wind electricity';
+      const month = await index.query({ text, count: 10, domain: 'energy.example.com', recency: 'oneMonth', now: NOW });
+      expect(urls(month).sort()).toEqual([CORPUS[0]!.url, CORPUS[3]!.url].sort());
+      const year = await index.query({ text, count: 10, domain: 'energy.example.com', recency: 'oneYear', now: NOW });
+      expect(urls(year)).toContain('https://energy.example.com/wind-archive');
+      expect(urls(year)).not.toContain('https://notenergy.example.com/grid');
+    });
+
     it('filters by recency against the given clock; undated documents never pass', async () => {
       const text = 'turbines wind solar sourdough batteries running';
       const week = await index.query({ text, count: 10, recency: 'oneWeek', now: NOW });

@@ -60,7 +60,7 @@ describe('postgres-fts schema', () => {
       await a.upsert([{ url: 'https://x.example/', title: 'Hello', content: 'World\u0000!' }]);
       expect(await b.stats()).toEqual([{ collection: 'web', documents: 1 }]);
       const res = await pool.query("SELECT value FROM search_meta WHERE key = 'schema_version'");
-      expect(res.rows).toEqual([{ value: '3' }]);
+      expect(res.rows).toEqual([{ value: '4' }]);
     } finally {
       await drop();
     }

@@ -1,7 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './transaction.js';
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
+/** The last step after which every document's postings must be computed again. */
+const LAST_REBUILDING_STEP = 3;
 
 // Unqualified names: the tables land in the pool's current schema (its search_path), so a
 // deployment or a test picks the schema by connection settings, not by code.
@@ -66,15 +68,21 @@ const MIGRATIONS: Record<number, string> = {
     -- Uncompressed: ids compress poorly and a query reads tens of blocks.
     ALTER TABLE search_postings ALTER COLUMN ids SET STORAGE EXTERNAL;
   `,
+  // The host index carries the date: a domain's documents since a cutoff are one index-only read.
+  4: `
+    DROP INDEX search_terms_host;
+    CREATE INDEX search_terms_host ON search_terms (host_key, published_ms, id);
+  `,
 };
 
 /**
  * Applies the missing steps, then `afterwards` (in the same transaction, under the same lock) with
- * whether any step ran: the index rebuilds its tiers there when needed.
+ * whether a step that changes how postings are kept ran: the index rebuilds its tiers there then
+ * (a step that only changes an index does not need it).
  */
 export async function migrate(
   pool: Pool,
-  afterwards: (client: PoolClient, migrated: boolean) => Promise<void>,
+  afterwards: (client: PoolClient, rebuild: boolean) => Promise<void>,
 ): Promise<void> {
   await inTransaction(pool, async (client) => {
     // Two processes starting together must not both run CREATE TABLE; the lock is per schema.
@@ -93,6 +101,6 @@ export async function migrate(
         [String(v)],
       );
     }
-    await afterwards(client, current < SCHEMA_VERSION);
+    await afterwards(client, current < LAST_REBUILDING_STEP);
   });
 }

@@ -120,11 +120,19 @@ export class PostgresTiers {
 
 /** The filters' id reads on PostgreSQL (host and date on the narrow terms table, with their indexes). */
 const PG_RESTRICTION: RestrictionSql = {
-  domain: (key, above, below) => ({
-    sql: `SELECT id FROM search_terms WHERE host_key = $1
-          UNION ALL SELECT id FROM search_terms WHERE host_key > $2 AND host_key < $3`,
-    params: [key, above, below],
-  }),
+  domain: (key, above, below, cutoff) =>
+    cutoff === null
+      ? {
+          sql: `SELECT id FROM search_terms WHERE host_key = $1
+                UNION ALL SELECT id FROM search_terms WHERE host_key > $2 AND host_key < $3`,
+          params: [key, above, below],
+        }
+      : {
+          // search_terms_host is (host_key, published_ms, id): an index-only scan either way.
+          sql: `SELECT id FROM search_terms WHERE host_key = $1 AND published_ms >= $4
+                UNION ALL SELECT id FROM search_terms WHERE host_key > $2 AND host_key < $3 AND published_ms >= $4`,
+          params: [key, above, below, cutoff],
+        },
   collections: (names) => ({
     sql: 'SELECT id FROM search_documents WHERE collection = ANY($1::text[])',
     params: [names],

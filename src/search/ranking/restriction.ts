@@ -14,7 +14,7 @@ export interface IdRead {
 }
 
 /** Which filter a read restricts the scoring to. */
-export type RestrictedBy = 'domain' | 'collections' | 'since';
+export type RestrictedBy = 'domain' | 'domain and since' | 'collections' | 'since';
 
 /** The documents the scoring is restricted to, and by which filter. */
 export interface Restriction {
@@ -24,14 +24,19 @@ export interface Restriction {
 
 /** How a backend reads the ids one filter passes, each from an index that carries them. */
 export interface RestrictionSql {
-  /** A host key and its subdomains: `key` itself, and keys strictly between `above` and `below`. */
-  domain(key: string, above: string, below: string): IdRead;
+  /**
+   * A host key and its subdomains: `key` itself, and keys strictly between `above` and `below`;
+   * with a cutoff, only their documents published since (from the same index).
+   */
+  domain(key: string, above: string, below: string, cutoff: number | null): IdRead;
   collections(names: string[]): IdRead;
   since(cutoff: number): IdRead;
 }
 
 /**
- * The id reads that may restrict the scoring, most selective kinds first: the domain, the
+ * The id reads that may restrict the scoring, most selective kinds first: the domain (with the
+ * recency cutoff when there is one: a site's recent pages are often few where each filter alone
+ * passes too many), the
  * collections when they are a part of the index of at most RESTRICT_MAX documents, the recency
  * cutoff. The caller reads each with `LIMIT RESTRICT_MAX + 1` and uses the first that fits.
  */
@@ -44,7 +49,8 @@ export function restrictionReads(
   if (filter.domain !== null) {
     // The domain and its subdomains exactly: 'com.example' and 'com.example.*' (not 'com.example-x').
     const key = hostKey(filter.domain);
-    reads.push({ ...sql.domain(key, `${key}.`, `${key}/`), by: 'domain' });
+    const by = filter.cutoff === null ? 'domain' : 'domain and since';
+    reads.push({ ...sql.domain(key, `${key}.`, `${key}/`, filter.cutoff), by });
   }
   const wanted = filter.collections.reduce((sum, c) => sum + (collections.get(c) ?? 0), 0);
   const total = [...collections.values()].reduce((a, b) => a + b, 0);
@@ -70,6 +76,7 @@ export function leftAfter(
   collections: ReadonlyMap<string, number>,
 ): QueryFilter {
   if (by === 'domain') return { ...filter, domain: null };
+  if (by === 'domain and since') return { ...filter, domain: null, cutoff: null };
   if (by === 'since') return { ...filter, cutoff: null };
   return { ...filter, collections: [...collections.keys()] };
 }

@@ -117,11 +117,19 @@ interface CandidateRow extends FilterRow {
 
 /** The filters' id reads on SQLite (the rowid is in every index entry: no table row is read). */
 const SQLITE_RESTRICTION: RestrictionSql = {
-  domain: (key, above, below) => ({
-    sql: `SELECT id FROM search_documents WHERE host_key = ?
-          UNION ALL SELECT id FROM search_documents WHERE host_key > ? AND host_key < ?`,
-    params: [key, above, below],
-  }),
+  domain: (key, above, below, cutoff) =>
+    cutoff === null
+      ? {
+          sql: `SELECT id FROM search_documents WHERE host_key = ?
+                UNION ALL SELECT id FROM search_documents WHERE host_key > ? AND host_key < ?`,
+          params: [key, above, below],
+        }
+      : {
+          // search_documents_host is (host_key, published_ms): the date is read from the index too.
+          sql: `SELECT id FROM search_documents WHERE host_key = ? AND published_ms >= ?
+                UNION ALL SELECT id FROM search_documents WHERE host_key > ? AND host_key < ? AND published_ms >= ?`,
+          params: [key, cutoff, above, below, cutoff],
+        },
   collections: (names) => ({
     sql: 'SELECT id FROM search_documents WHERE collection IN (SELECT value FROM json_each(?))',
     params: [JSON.stringify(names)],
