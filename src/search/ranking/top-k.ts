@@ -151,9 +151,12 @@ export async function topK(
     const rest = remainingBound(plan, used);
     const partial = await reader.partialTop(plan.segments.slice(0, used), limit);
     const hits: Ranked[] = [];
-    const chunk = Math.max(64, count * 4);
+    // Candidates are completed in chunks that double: the first is small, since the bound often
+    // settles the answer at once in a small index; a large one seldom settles, and then the whole
+    // list costs three reads (64 + 128 + 256) instead of seven (a round trip each on PostgreSQL).
+    let chunk = Math.max(64, count * 4);
     let settled = false;
-    for (let from = 0; from < partial.length && !settled; from += chunk) {
+    for (let from = 0; from < partial.length && !settled; from += chunk, chunk *= 2) {
       const slice = partial.slice(from, from + chunk);
       const unseen = slice.filter((p) => !completed.has(p.id)).map((p) => p.id);
       if (unseen.length > 0) {
