@@ -36,9 +36,9 @@ export interface RestrictionSql {
 /**
  * The id reads that may restrict the scoring, most selective kinds first: the domain (with the
  * recency cutoff when there is one: a site's recent pages are often few where each filter alone
- * passes too many), the
- * collections when they are a part of the index of at most RESTRICT_MAX documents, the recency
- * cutoff. The caller reads each with `LIMIT RESTRICT_MAX + 1` and uses the first that fits.
+ * passes too many), the collections when they are a part of the index of at most RESTRICT_MAX
+ * documents, the recency cutoff. The caller reads each with `LIMIT RESTRICT_MAX + 1` and uses the
+ * first that fits.
  */
 export function restrictionReads(
   filter: QueryFilter,
