@@ -10,7 +10,7 @@ import {
   type RestrictionSql,
   restrictionReads,
 } from '../ranking/restriction.js';
-import type { Candidate, TierReader } from '../ranking/top-k.js';
+import { type Candidate, checkedCandidates, type TierReader } from '../ranking/top-k.js';
 import { readBlocks } from './postings.js';
 
 // A candidate's tokens as the tsvector's text ('atoken' 'btoken' ...), matched here (top-k.ts,
@@ -92,13 +92,11 @@ export class PostgresTiers {
           return res.rows.map((r): Candidate => ({ id: Number(r.id), tokens: spaced(r.tokens), passes: passes(r) }));
         }
         const checked = await this.pool.query<FilterRow>(FILTER_COLUMNS, [ids]);
-        const kept = checked.rows.filter(passes).map((r) => r.id);
-        const out = new Map<number, Candidate>(ids.map((id) => [id, { id, tokens: '', passes: false }]));
-        if (kept.length > 0) {
-          const res = await this.pool.query<{ id: string; tokens: string }>(TOKENS, [kept]);
-          for (const r of res.rows) out.set(Number(r.id), { id: Number(r.id), tokens: spaced(r.tokens), passes: true });
-        }
-        return [...out.values()];
+        const kept = checked.rows.filter(passes).map((r) => Number(r.id));
+        return checkedCandidates(ids, kept, async (some) => {
+          const res = await this.pool.query<{ id: string; tokens: string }>(TOKENS, [some]);
+          return res.rows.map((r) => ({ id: Number(r.id), tokens: spaced(r.tokens) }));
+        });
       },
     };
   }

@@ -103,6 +103,22 @@ export interface Candidate {
   passes: boolean;
 }
 
+/**
+ * Candidates whose filter columns are read first: only the `kept` ids (those that pass) have their
+ * tokens read, the rest come back failing. `tokensOf` may return fewer rows (deleted since).
+ */
+export async function checkedCandidates(
+  ids: number[],
+  kept: number[],
+  tokensOf: (kept: number[]) => Promise<{ id: number; tokens: string }[]> | { id: number; tokens: string }[],
+): Promise<Candidate[]> {
+  const out = new Map<number, Candidate>(ids.map((id) => [id, { id, tokens: '', passes: false }]));
+  if (kept.length > 0) {
+    for (const r of await tokensOf(kept)) out.set(r.id, { id: r.id, tokens: r.tokens, passes: true });
+  }
+  return [...out.values()];
+}
+
 /** How a backend reads the tiered index. */
 export interface TierReader {
   /** The `limit` best documents by their sum over `segments`, best first, with those sums. */

@@ -10,7 +10,7 @@ import {
   type RestrictionSql,
   restrictionReads,
 } from '../ranking/restriction.js';
-import type { Candidate, TierReader } from '../ranking/top-k.js';
+import { type Candidate, checkedCandidates, type TierReader } from '../ranking/top-k.js';
 import type { SqlitePostings } from './postings.js';
 
 /** Reads the SQLite tiered index for ranking/top-k.ts. */
@@ -76,12 +76,7 @@ export class SqliteTiers {
           .all(JSON.stringify(ids))
           .filter(passes)
           .map((r) => r.id);
-        const out = new Map<number, Candidate>(ids.map((id) => [id, { id, tokens: '', passes: false }]));
-        if (kept.length > 0) {
-          for (const r of this.#tokens.all(JSON.stringify(kept)))
-            out.set(r.id, { id: r.id, tokens: r.tokens, passes: true });
-        }
-        return [...out.values()];
+        return checkedCandidates(ids, kept, (some) => this.#tokens.all(JSON.stringify(some)));
       },
     };
   }
