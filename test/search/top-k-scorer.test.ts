@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEVEL_CHARS } from '../../src/search/ranking/impacts.js';
 import { excludesMany } from '../../src/search/ranking/query-filter.js';
-import { leftAfter } from '../../src/search/ranking/restriction.js';
+import { BroadFilters, leftAfter, restrictionReads } from '../../src/search/ranking/restriction.js';
 import { levelIn, planQuery, scorer, type TierReader, topK, widerLimit } from '../../src/search/ranking/top-k.js';
 
 describe('levelIn: a stem found as a whole tiered token in a row text', () => {
@@ -108,5 +108,39 @@ describe('which filters the candidates are checked on first', () => {
     );
     expect(excludesMany(byCollections, collections)).toBe(false);
     expect(excludesMany(leftAfter({ ...filter, cutoff: null }, 'domain', collections), collections)).toBe(false);
+  });
+});
+
+describe('filters found too broad to restrict the scoring', () => {
+  it('are remembered for a minute, then read again', () => {
+    const broad = new BroadFilters();
+    broad.add('since 1', 1_000);
+    expect(broad.has('since 1', 1_000 + 59_999)).toBe(true);
+    expect(broad.has('since 2', 1_000)).toBe(false);
+    expect(broad.has('since 1', 1_000 + 60_000)).toBe(false);
+    expect(broad.has('since 1', 1_000)).toBe(false); // expired and forgotten
+  });
+
+  it('keep at most a thousand keys, the oldest out first', () => {
+    const broad = new BroadFilters();
+    for (let i = 0; i <= 1_000; i++) broad.add(`domain d${i}`, 0);
+    expect(broad.has('domain d0', 1)).toBe(false);
+    expect(broad.has('domain d1', 1)).toBe(true);
+    expect(broad.has('domain d1000', 1)).toBe(true);
+  });
+
+  it('key a recency cutoff to the hour, so the next query with the same window finds it', () => {
+    const sql = {
+      domain: () => ({ sql: '', params: [] }),
+      collections: () => ({ sql: '', params: [] }),
+      since: () => ({ sql: '', params: [] }),
+    };
+    const collections = new Map([['web', 10]]);
+    const keys = (cutoff: number) =>
+      restrictionReads({ collections: ['web'], domain: 'example.com', cutoff }, collections, sql).map((r) => r.key);
+    const hour = 3_600_000;
+    expect(keys(100 * hour + 5)).toEqual(keys(100 * hour + 60_000));
+    expect(keys(100 * hour)).not.toEqual(keys(101 * hour));
+    expect(keys(100 * hour).map((k) => k.split(' ')[0])).toEqual(['domain', 'since']);
   });
 });

@@ -3,6 +3,7 @@ import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
 import { excludesMany, passesFilter, type QueryFilter } from '../ranking/query-filter.js';
 import {
+  BroadFilters,
   leftAfter,
   membership,
   RESTRICT_MAX,
@@ -42,6 +43,7 @@ const spaced = (tsvectorText: string) => tsvectorText.replaceAll("'", '');
 /** Reads the PostgreSQL tiered index for ranking/top-k.ts. */
 export class PostgresTiers {
   readonly #accumulator = new Accumulator();
+  readonly #broad = new BroadFilters();
 
   constructor(private readonly pool: Pool) {}
 
@@ -103,14 +105,18 @@ export class PostgresTiers {
 
   /**
    * The documents a selective filter passes, as a membership test; undefined when every filter is
-   * broad. Each filter's ids come from an index that carries them (an index-only scan once the
-   * table is vacuumed), at most RESTRICT_MAX + 1 of them; the first that fits is used, the others
-   * are checked on the candidates (on their filter columns first: leftAfter, excludesMany).
+   * broad. Each filter's ids come from an index that carries them (an index-only scan once the table
+   * is vacuumed), at most RESTRICT_MAX + 1 of them (none for a filter lately found broader:
+   * BroadFilters); the first that fits is used, the others are checked on the candidates (on their
+   * filter columns first: leftAfter, excludesMany).
    */
   async #restriction(filter: QueryFilter, collections: Map<string, number>): Promise<Restriction | undefined> {
-    for (const { sql, params, by } of restrictionReads(filter, collections, PG_RESTRICTION)) {
+    const now = Date.now();
+    for (const { sql, params, by, key } of restrictionReads(filter, collections, PG_RESTRICTION)) {
+      if (this.#broad.has(key, now)) continue;
       const res = await this.pool.query<{ id: string }>(`${sql} LIMIT ${RESTRICT_MAX + 1}`, params);
       if (res.rows.length <= RESTRICT_MAX) return { allowed: membership(res.rows.map((r) => Number(r.id))), by };
+      this.#broad.add(key, now);
     }
     return undefined;
   }

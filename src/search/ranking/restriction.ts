@@ -7,10 +7,46 @@ import type { QueryFilter } from './query-filter.js';
  */
 export const RESTRICT_MAX = 20_000;
 
+/** How long a filter found to pass more than RESTRICT_MAX documents is not read again. */
+const BROAD_FOR_MS = 60_000;
+const BROAD_KEYS_MAX = 1_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The filters recently found too broad to restrict the scoring, so that their ids are not read
+ * again (up to RESTRICT_MAX + 1 of them, a few ms at a million documents) on every query that uses
+ * them. It only chooses how a filter is applied, never what passes it: a filter wrongly taken for
+ * broad is checked on the candidates instead. Keys hold a cutoff to the hour.
+ */
+export class BroadFilters {
+  readonly #until = new Map<string, number>();
+
+  has(key: string, now: number): boolean {
+    const until = this.#until.get(key);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.#until.delete(key);
+    return false;
+  }
+
+  add(key: string, now: number): void {
+    this.#until.delete(key);
+    // Oldest out first (a Map keeps insertion order).
+    if (this.#until.size >= BROAD_KEYS_MAX) this.#until.delete(this.#until.keys().next().value!);
+    this.#until.set(key, now + BROAD_FOR_MS);
+  }
+}
+
 /** One filter's id read, in the backend's SQL: its statement (without a LIMIT) and parameters. */
 export interface IdRead {
   sql: string;
   params: unknown[];
+}
+
+/** A read with the filter it applies and a key for BroadFilters. */
+export interface RestrictionRead extends IdRead {
+  by: RestrictedBy;
+  key: string;
 }
 
 /** Which filter a read restricts the scoring to. */
@@ -44,19 +80,27 @@ export function restrictionReads(
   filter: QueryFilter,
   collections: Map<string, number>,
   sql: RestrictionSql,
-): (IdRead & { by: RestrictedBy })[] {
-  const reads: (IdRead & { by: RestrictedBy })[] = [];
+): RestrictionRead[] {
+  const reads: RestrictionRead[] = [];
+  const hour = (cutoff: number) => Math.floor(cutoff / HOUR_MS);
   if (filter.domain !== null) {
     // The domain and its subdomains exactly: 'com.example' and 'com.example.*' (not 'com.example-x').
     const key = hostKey(filter.domain);
-    const by = filter.cutoff === null ? 'domain' : 'domain and since';
-    reads.push({ ...sql.domain(key, `${key}.`, `${key}/`, filter.cutoff), by });
+    const read = sql.domain(key, `${key}.`, `${key}/`, filter.cutoff);
+    if (filter.cutoff === null) reads.push({ ...read, by: 'domain', key: `domain ${key}` });
+    else reads.push({ ...read, by: 'domain and since', key: `domain ${key} since ${hour(filter.cutoff)}` });
   }
   const wanted = filter.collections.reduce((sum, c) => sum + (collections.get(c) ?? 0), 0);
   const total = [...collections.values()].reduce((a, b) => a + b, 0);
   if (wanted < total && wanted <= RESTRICT_MAX)
-    reads.push({ ...sql.collections(filter.collections), by: 'collections' });
-  if (filter.cutoff !== null) reads.push({ ...sql.since(filter.cutoff), by: 'since' });
+    reads.push({
+      ...sql.collections(filter.collections),
+      by: 'collections',
+      key: `collections ${JSON.stringify([...filter.collections].sort())}`,
+    });
+  if (filter.cutoff !== null) {
+    reads.push({ ...sql.since(filter.cutoff), by: 'since', key: `since ${hour(filter.cutoff)}` });
+  }
   return reads;
 }
 

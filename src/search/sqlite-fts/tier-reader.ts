@@ -3,6 +3,7 @@ import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
 import { excludesMany, passesFilter, type QueryFilter } from '../ranking/query-filter.js';
 import {
+  BroadFilters,
   leftAfter,
   membership,
   RESTRICT_MAX,
@@ -16,6 +17,7 @@ import type { SqlitePostings } from './postings.js';
 /** Reads the SQLite tiered index for ranking/top-k.ts. */
 export class SqliteTiers {
   readonly #accumulator = new Accumulator();
+  readonly #broad = new BroadFilters();
   readonly #counts: Statement<[string], { token: string; postings: number }>;
   readonly #collections: Statement<[], { collection: string; documents: number }>;
   readonly #candidates: Statement<[string], CandidateRow>;
@@ -84,16 +86,20 @@ export class SqliteTiers {
   /**
    * The documents a selective filter passes, as a membership test; undefined when every filter is
    * broad. Each filter's ids come from an index alone (the rowid is in every index entry, so no
-   * table row is read), at most RESTRICT_MAX + 1 of them; the first that fits is used, the
-   * others are checked on the candidates (on their filter columns first: leftAfter, excludesMany).
+   * table row is read), at most RESTRICT_MAX + 1 of them (none for a filter lately found broader:
+   * BroadFilters); the first that fits is used, the others are checked on the candidates (on their
+   * filter columns first: leftAfter, excludesMany).
    */
   #restriction(filter: QueryFilter, collections: Map<string, number>): Restriction | undefined {
-    for (const { sql, params, by } of restrictionReads(filter, collections, SQLITE_RESTRICTION)) {
+    const now = Date.now();
+    for (const { sql, params, by, key } of restrictionReads(filter, collections, SQLITE_RESTRICTION)) {
+      if (this.#broad.has(key, now)) continue;
       const ids = this.db
         .prepare<unknown[], number>(`${sql} LIMIT ${RESTRICT_MAX + 1}`)
         .pluck()
         .all(...params);
       if (ids.length <= RESTRICT_MAX) return { allowed: membership(ids), by };
+      this.#broad.add(key, now);
     }
     return undefined;
   }
