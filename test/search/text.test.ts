@@ -54,3 +54,34 @@ describe('search text helpers', () => {
     expect(makeSnippet(`${'甲乙丙丁'.repeat(100)}潮汐${'甲乙丙丁'.repeat(100)}`, ['潮汐'])).toContain('潮汐');
   });
 });
+
+describe('snippet matching', () => {
+  const filler = 'alpha beta gamma '.repeat(20);
+
+  it('matches a word by its rough stem, whatever its suffix', () => {
+    expect(makeSnippet(`${filler}new studies of tides ${filler}`, ['study'])).toContain('studies');
+    expect(makeSnippet(`${filler}he kept running home ${filler}`, ['runs'])).toContain('running');
+  });
+
+  it('does not match a stem inside another word', () => {
+    // "restudy" holds "study" but is another word: the snippet stays at the start.
+    const s = makeSnippet(`${filler}restudy ${filler}${filler}`, ['study']);
+    expect(s.startsWith('alpha')).toBe(true);
+  });
+
+  it('lets marks continue a word but never start one', () => {
+    // "xe\u0301cole" is one word (no match for école's stem); after a space, "\u0301ecole" holds one.
+    const far = `${filler}xe\u0301cole ${filler}${filler}`;
+    expect(makeSnippet(far, ['e\u0301cole']).startsWith('alpha')).toBe(true);
+    expect(makeSnippet(`${filler}${filler} \u0301ecole end`, ['ecole'])).toContain('ecole end');
+  });
+
+  it('prefers the window with the most distinct terms', () => {
+    const text = `tide ${filler}tide tide tide ${filler}turbine tide ${filler}`;
+    expect(makeSnippet(text, ['tide', 'turbine'], 40)).toContain('turbine tide');
+  });
+
+  it('collapses every kind of whitespace run to one space', () => {
+    expect(makeSnippet('a\t\tb\n\nc\u00a0d  e \r\n f', ['b'])).toBe('a b c d e f');
+  });
+});

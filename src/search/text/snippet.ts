@@ -1,7 +1,11 @@
 import { hasCjk } from './cjk.js';
 
 export const SNIPPET_CHARS = 240;
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
+/**
+ * Whitespace that is not already one space: runs, and single tabs, newlines and the like. `\s+`
+ * would rewrite every space between two words too, ten times slower over a document.
+ */
+const SPACING = /\s{2,}|[^\S ]/g;
 
 interface Match {
   at: number;
@@ -25,6 +29,58 @@ function roughStem(word: string): string {
   return w;
 }
 
+/** A word as FTS tokenizers see one: a letter or digit, then letters, digits and marks. */
+const WORD_AT = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/uy;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+const MARK = /^\p{M}$/u;
+
+/** The code point that ends just before `at`, as a string (a surrogate pair whole). */
+function codePointBefore(text: string, at: number): string {
+  const low = text.charCodeAt(at - 1);
+  if (at >= 2 && low >= 0xdc00 && low <= 0xdfff) {
+    const high = text.charCodeAt(at - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(at - 2, at);
+  }
+  return text[at - 1]!;
+}
+
+/**
+ * Whether a scan of `text` for words (WORD_AT from the start) starts one at `at`, given that a word can be matched
+ * there: not when a word runs on from before it. Marks continue a word but never start one, so a
+ * run of marks after something that is not a word does not join.
+ */
+function startsWord(text: string, at: number): boolean {
+  let p = at;
+  while (p > 0) {
+    const before = codePointBefore(text, p);
+    if (LETTER_OR_DIGIT.test(before)) return false;
+    if (!MARK.test(before)) return true;
+    p -= before.length;
+  }
+  return true;
+}
+
+/**
+ * Every word of `lower` whose rough stem is one of the terms', found from the stems rather than by
+ * stemming every word of the document: a word whose stem is S begins with S less its last letter
+ * ("studies" → "study", "running" → "run"), so only the places where that prefix starts a word
+ * are read. The same matches as stemming each word of such a scan, in a fraction of the time.
+ */
+function wordMatches(lower: string, stems: Map<string, number>, matches: Match[]): void {
+  for (const [stem, term] of stems) {
+    const prefix = stem.length >= 2 ? stem.slice(0, -1) : stem;
+    if (prefix === '') continue;
+    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+      WORD_AT.lastIndex = at;
+      const word = WORD_AT.exec(lower);
+      if (word === null || !startsWord(lower, at)) continue;
+      if (roughStem(word[0]) === stem) matches.push({ at, term });
+      // The rest of this word cannot start another.
+      at += word[0].length - 1;
+    }
+  }
+}
+
 function findMatches(text: string, terms: string[]): Match[] {
   const lower = text.toLowerCase();
   const matches: Match[] = [];
@@ -39,26 +95,33 @@ function findMatches(text: string, terms: string[]): Match[] {
       wordTerms.set(roughStem(t), i);
     }
   });
-  if (wordTerms.size > 0) {
-    for (const m of lower.matchAll(WORD)) {
-      const term = wordTerms.get(roughStem(m[0]));
-      if (term !== undefined) matches.push({ at: m.index, term });
-    }
-  }
+  if (wordTerms.size > 0) wordMatches(lower, wordTerms, matches);
   return matches.sort((a, b) => a.at - b.at);
 }
 
-/** The span of `width` chars holding the most distinct terms (then the most hits). */
+/**
+ * The span of `width` chars holding the most distinct terms (then the most hits): one pass with a
+ * sliding window and a count per term.
+ */
 function bestSpan(matches: Match[], width: number): { from: number; to: number } | undefined {
   let best: { distinct: number; hits: number; from: number; to: number } | undefined;
+  const counts = new Map<number, number>();
+  let distinct = 0;
   let left = 0;
   for (let right = 0; right < matches.length; right++) {
     const r = matches[right]!;
-    while (r.at - matches[left]!.at > width) left++;
-    const window = matches.slice(left, right + 1);
-    const distinct = new Set(window.map((m) => m.term)).size;
-    if (!best || distinct > best.distinct || (distinct === best.distinct && window.length > best.hits)) {
-      best = { distinct, hits: window.length, from: matches[left]!.at, to: r.at };
+    const seen = counts.get(r.term) ?? 0;
+    if (seen === 0) distinct++;
+    counts.set(r.term, seen + 1);
+    while (r.at - matches[left]!.at > width) {
+      const gone = matches[left++]!.term;
+      const remaining = counts.get(gone)! - 1;
+      counts.set(gone, remaining);
+      if (remaining === 0) distinct--;
+    }
+    const hits = right - left + 1;
+    if (!best || distinct > best.distinct || (distinct === best.distinct && hits > best.hits)) {
+      best = { distinct, hits, from: matches[left]!.at, to: r.at };
     }
   }
   return best && { from: best.from, to: best.to };
@@ -77,7 +140,7 @@ function snap(text: string, at: number, direction: 1 | -1): number {
 
 /** A window of the content centred on the matched terms, cut at word boundaries. */
 export function makeSnippet(content: string, terms: string[], width = SNIPPET_CHARS): string {
-  const text = content.replace(/\s+/g, ' ').trim();
+  const text = content.replace(SPACING, ' ').trim();
   if (text.length <= width) return text;
   const span = bestSpan(findMatches(text, terms), width);
   const centre = span ? Math.round((span.from + span.to) / 2) : 0;
