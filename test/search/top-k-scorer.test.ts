@@ -26,6 +26,19 @@ describe('levelIn: a stem found as a whole tiered token in a row text', () => {
     expect(levelIn('dpowder epow', 'pow')).toBe(4);
     expect(levelIn('', 'pow')).toBe(-1);
   });
+
+  it("reads PostgreSQL's quoted tsvector text as it comes, by the same rules", () => {
+    const text = "'cturbin' 'apow' 'fseab'";
+    expect(levelIn(text, 'turbin')).toBe(2);
+    expect(levelIn(text, 'pow')).toBe(0);
+    expect(levelIn(text, 'seab')).toBe(5);
+    expect(levelIn(text, 'ow')).toBe(-1);
+    expect(levelIn(text, 'turb')).toBe(-1);
+    expect(levelIn(text, 'bin')).toBe(-1);
+    expect(levelIn("'bab'", 'b')).toBe(-1);
+    expect(levelIn("'bab' 'cb'", 'b')).toBe(2);
+    expect(levelIn("'dpowder' 'epow'", 'pow')).toBe(4);
+  });
 });
 
 describe('scorer', () => {
@@ -38,6 +51,7 @@ describe('scorer', () => {
     const score = scorer(plan);
     const tokens = ['cturbin', 'apow', 'xyz', 'dpowder'];
     expect(score(tokens.join(' '))).toBeCloseTo(score(tokens), 12);
+    expect(score(tokens.map((t) => `'${t}'`).join(' '))).toBeCloseTo(score(tokens), 12);
     expect(score(tokens)).toBeGreaterThan(0);
     expect(score('dpowder cturbinx')).toBe(0);
   });
