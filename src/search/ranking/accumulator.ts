@@ -3,42 +3,68 @@
  * dense), so adding a posting is one array write, and the ids touched, so that reading the best
  * and clearing cost what was touched, not the index's size. One instance serves one query at a
  * time: `top()` reads and clears it in the same synchronous call.
+ *
+ * The loop over postings is the hottest of a query (36,000 postings at 1M documents): it keeps
+ * its arrays in locals, reads a score once, and notes touched ids in a typed array sized before
+ * the loop. With a private field and `Array.push` per new id it took four to five times as long.
  */
 export class Accumulator {
   #scores: Float64Array = new Float64Array(1 << 16);
-  #touched: number[] = [];
+  #touched: Uint32Array = new Uint32Array(1 << 12);
+  #count = 0;
 
   add(ids: ArrayLike<number>, weight: number, allowed?: (id: number) => boolean): void {
+    // At most every id is new: room for all of them before the loop.
+    if (this.#count + ids.length > this.#touched.length) this.#growTouched(this.#count + ids.length);
+    const touched = this.#touched;
     let scores = this.#scores;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      if (allowed && !allowed(id)) continue;
-      if (id >= scores.length) scores = this.#grow(id);
-      if (scores[id] === 0) this.#touched.push(id);
-      scores[id] = scores[id]! + weight;
+    let count = this.#count;
+    if (allowed === undefined) {
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        if (id >= scores.length) scores = this.#grow(id);
+        const score = scores[id]!;
+        if (score === 0) touched[count++] = id;
+        scores[id] = score + weight;
+      }
+    } else {
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        if (!allowed(id)) continue;
+        if (id >= scores.length) scores = this.#grow(id);
+        const score = scores[id]!;
+        if (score === 0) touched[count++] = id;
+        scores[id] = score + weight;
+      }
     }
+    this.#count = count;
   }
 
   get size(): number {
-    return this.#touched.length;
+    return this.#count;
   }
 
   /** The `limit` best ids with their scores, best first (ties by id); clears the accumulator. */
   top(limit: number): { id: number; score: number }[] {
     const touched = this.#touched;
     const scores = this.#scores;
-    let chosen = touched;
-    if (touched.length > limit) {
-      const values = new Float64Array(touched.length);
-      for (let i = 0; i < touched.length; i++) values[i] = scores[touched[i]!]!;
-      const threshold = kthLargest(values, limit);
-      chosen = touched.filter((id) => scores[id]! >= threshold);
+    const count = this.#count;
+    let threshold = -Infinity;
+    if (count > limit) {
+      const values = new Float64Array(count);
+      for (let i = 0; i < count; i++) values[i] = scores[touched[i]!]!;
+      threshold = kthLargest(values, limit);
     }
-    const out = chosen.map((id) => ({ id, score: scores[id]! }));
+    const out: { id: number; score: number }[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = touched[i]!;
+      const score = scores[id]!;
+      if (score >= threshold) out.push({ id, score });
+      scores[id] = 0;
+    }
+    this.#count = 0;
     out.sort((a, b) => b.score - a.score || a.id - b.id);
-    for (const id of touched) scores[id] = 0;
-    this.#touched = [];
-    return out.slice(0, limit);
+    return out.length > limit ? out.slice(0, limit) : out;
   }
 
   #grow(id: number): Float64Array {
@@ -48,6 +74,14 @@ export class Accumulator {
     next.set(this.#scores);
     this.#scores = next;
     return next;
+  }
+
+  #growTouched(needed: number): void {
+    let size = this.#touched.length;
+    while (size < needed) size *= 2;
+    const next = new Uint32Array(size);
+    next.set(this.#touched.subarray(0, this.#count));
+    this.#touched = next;
   }
 }
 
