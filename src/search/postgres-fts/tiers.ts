@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 import { Accumulator } from '../ranking/accumulator.js';
 import { stemTokens } from '../ranking/impacts.js';
 import { excludesMany, passesFilter, type QueryFilter } from '../ranking/query-filter.js';
@@ -25,6 +25,13 @@ const CANDIDATES = `
 const FILTER_COLUMNS = `
   SELECT t.id, t.collection, t.host, t.published_ms FROM search_terms t WHERE t.id = ANY($1::bigint[])`;
 const TOKENS = 'SELECT t.id, t.tiers::text AS tokens FROM search_terms t WHERE t.id = ANY($1::bigint[])';
+
+/**
+ * From this many ids, a read by id is sent as two statements at once, each with half: the rows are
+ * fetched at random from the heap and its toast, work that two backends share (256 candidates at
+ * 1M: 4.5-5 against 3.1-3.8 ms; four statements did no better on two cores).
+ */
+const SPLIT_READ = 128;
 
 interface FilterRow {
   id: string;
@@ -87,17 +94,28 @@ export class PostgresTiers {
         const restricted = await restriction;
         const left = restricted ? leftAfter(filter, restricted.by, collections) : filter;
         if (!excludesMany(left, collections)) {
-          const res = await this.pool.query<CandidateRow>(CANDIDATES, [ids]);
-          return res.rows.map((r): Candidate => ({ id: Number(r.id), tokens: r.tokens, passes: passes(r) }));
+          const rows = await this.#byIds<CandidateRow>(CANDIDATES, ids);
+          return rows.map((r): Candidate => ({ id: Number(r.id), tokens: r.tokens, passes: passes(r) }));
         }
-        const checked = await this.pool.query<FilterRow>(FILTER_COLUMNS, [ids]);
-        const kept = checked.rows.filter(passes).map((r) => Number(r.id));
+        const checked = await this.#byIds<FilterRow>(FILTER_COLUMNS, ids);
+        const kept = checked.filter(passes).map((r) => Number(r.id));
         return checkedCandidates(ids, kept, async (some) => {
-          const res = await this.pool.query<{ id: string; tokens: string }>(TOKENS, [some]);
-          return res.rows.map((r) => ({ id: Number(r.id), tokens: r.tokens }));
+          const rows = await this.#byIds<{ id: string; tokens: string }>(TOKENS, some);
+          return rows.map((r) => ({ id: Number(r.id), tokens: r.tokens }));
         });
       },
     };
+  }
+
+  /** The rows of `sql` (which takes the ids as $1) for the ids, in any order. */
+  async #byIds<Row extends QueryResultRow>(sql: string, ids: number[]): Promise<Row[]> {
+    if (ids.length < SPLIT_READ) return (await this.pool.query<Row>(sql, [ids])).rows;
+    const half = ids.length >> 1;
+    const [first, second] = await Promise.all([
+      this.pool.query<Row>(sql, [ids.slice(0, half)]),
+      this.pool.query<Row>(sql, [ids.slice(half)]),
+    ]);
+    return first.rows.concat(second.rows);
   }
 
   /**
