@@ -127,6 +127,28 @@ export function runSearchIndexContract(label: string, setup: () => Promise<Searc
       expect(await index.query({ text: 'power', count: 1 })).toHaveLength(1);
     });
 
+    it('completes hundreds of candidates in order: count 50 over 300 matching pages, filtered or not', async () => {
+      const pages = Array.from({ length: 300 }, (_, i) => ({
+        url: `https://${i % 2 === 0 ? 'even' : 'odd'}.reefs.example/p${i}`,
+        title: `Page ${i}`,
+        content: `${'reef '.repeat((i % 10) + 1)}${'coral water '.repeat(15 - (i % 10))}`,
+      }));
+      await index.upsert(pages);
+      const best = await index.query({ text: 'reef', count: 50 });
+      const even = await index.query({ text: 'reef', count: 50, domain: 'even.reefs.example' });
+      for (const hits of [best, even]) {
+        expect(new Set(urls(hits)).size).toBe(50);
+        const scores = hits.map((h) => h.score);
+        expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      }
+      expect(urls(even).every((u) => u.startsWith('https://even.'))).toBe(true);
+      // The same ranking however many candidates a query completes: the best 10 lead the best 50,
+      // and the filtered answer starts with the unfiltered one's pages of that domain.
+      expect(urls(await index.query({ text: 'reef', count: 10 }))).toEqual(urls(best).slice(0, 10));
+      const evenInBest = urls(best).filter((u) => u.startsWith('https://even.'));
+      expect(urls(even).slice(0, evenInBest.length)).toEqual(evenInBest);
+    });
+
     it('filters by domain, subdomains included', async () => {
       const hits = await index.query({ text: 'power wind electricity', count: 10, domain: 'energy.example.com' });
       expect(urls(hits).sort()).toEqual([CORPUS[0]!.url, CORPUS[3]!.url].sort());
