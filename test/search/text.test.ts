@@ -81,6 +81,12 @@ describe('snippet matching', () => {
     expect(makeSnippet(text, ['tide', 'turbine'], 40)).toContain('turbine tide');
   });
 
+  it('reads a page of one long word once, not once per place its letters recur', () => {
+    // Read from every "a" to the word's end, this page would cost 300,000²/2 character steps.
+    const page = `${'a'.repeat(300_000)} tide`;
+    expect(makeSnippet(page, ['as', 'tide'])).toContain('tide');
+  });
+
   it('collapses every kind of whitespace run to one space', () => {
     expect(makeSnippet('a\t\tb\n\nc\u00a0d  e \r\n f', ['b'])).toBe('a b c d e f');
   });

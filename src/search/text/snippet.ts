@@ -45,9 +45,9 @@ function codePointBefore(text: string, at: number): string {
 }
 
 /**
- * Whether a scan of `text` for words (WORD_AT from the start) starts one at `at`, given that a word can be matched
- * there: not when a word runs on from before it. Marks continue a word but never start one, so a
- * run of marks after something that is not a word does not join.
+ * Whether a scan of `text` for words (WORD_AT from the start) would start one at `at`: not when a
+ * word runs on from before it. Marks continue a word but never start one, so a run of marks after
+ * something that is not a word does not join.
  */
 function startsWord(text: string, at: number): boolean {
   let p = at;
@@ -71,11 +71,13 @@ function wordMatches(lower: string, stems: Map<string, number>, matches: Match[]
     const prefix = stem.length >= 2 ? stem.slice(0, -1) : stem;
     if (prefix === '') continue;
     for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+      // Word starts first: a word is read only from its start, and then skipped, so a page of one
+      // long word costs one pass, not one per place its letters recur.
+      if (!startsWord(lower, at)) continue;
       WORD_AT.lastIndex = at;
       const word = WORD_AT.exec(lower);
-      if (word === null || !startsWord(lower, at)) continue;
+      if (word === null) continue;
       if (roughStem(word[0]) === stem) matches.push({ at, term });
-      // The rest of this word cannot start another.
       at += word[0].length - 1;
     }
   }
