@@ -15,8 +15,8 @@ import { type Candidate, checkedCandidates, type TierReader } from '../ranking/t
 import { readBlocks } from './postings.js';
 
 // A candidate's tokens as the tsvector's text ('atoken' 'btoken' ...), matched here as it comes
-// (top-k.ts, levelIn): picking the query's stems out in SQL (unnest and compare every token of every row) cost
-// 3-4x as much as sending the whole text, 18-30 against 6-7 ms for 400 rows at 100k documents.
+// (top-k.ts, levelIn): picking the query's stems out in SQL (unnest and compare every token of
+// every row) cost 3-4x as much as sending the whole text, 18-30 against 6-7 ms for 400 rows at 100k.
 const CANDIDATES = `
   SELECT t.id, t.collection, t.host, t.published_ms, t.tiers::text AS tokens
   FROM search_terms t WHERE t.id = ANY($1::bigint[])`;
