@@ -12,6 +12,8 @@ export class Accumulator {
   #scores: Float64Array = new Float64Array(1 << 16);
   #touched: Uint32Array = new Uint32Array(1 << 12);
   #count = 0;
+  /** Scratch for top(): the touched scores in the order touched. */
+  #values: Float64Array = new Float64Array(0);
 
   add(ids: ArrayLike<number>, weight: number, allowed?: (id: number) => boolean): void {
     // At most every id is new: room for all of them before the loop.
@@ -49,20 +51,24 @@ export class Accumulator {
     const touched = this.#touched;
     const scores = this.#scores;
     const count = this.#count;
-    let threshold = -Infinity;
-    if (count > limit) {
-      const values = new Float64Array(count);
-      for (let i = 0; i < count; i++) values[i] = scores[touched[i]!]!;
-      threshold = kthLargest(values, limit);
-    }
-    const out: { id: number; score: number }[] = [];
+    // The scores lie scattered over an array as long as the index has documents: they are visited
+    // once, copied out in the order touched and cleared while their cache line is in, and the rest
+    // reads the copy in order (two more scattered passes, to pick and to clear, cost as much again).
+    if (this.#values.length < count) this.#values = new Float64Array(this.#touched.length);
+    const values = this.#values;
     for (let i = 0; i < count; i++) {
       const id = touched[i]!;
-      const score = scores[id]!;
-      if (score >= threshold) out.push({ id, score });
+      values[i] = scores[id]!;
       scores[id] = 0;
     }
     this.#count = 0;
+    let threshold = -Infinity;
+    if (count > limit) threshold = kthLargest(values.slice(0, count), limit);
+    const out: { id: number; score: number }[] = [];
+    for (let i = 0; i < count; i++) {
+      const score = values[i]!;
+      if (score >= threshold) out.push({ id: touched[i]!, score });
+    }
     out.sort((a, b) => b.score - a.score || a.id - b.id);
     return out.length > limit ? out.slice(0, limit) : out;
   }
