@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TopKOptions } from '../../src/search/ranking/top-k.js';
 import type { SearchDocument, SearchIndex } from '../../src/search/types.js';
 import { MIXED_CORPUS, MIXED_QUERIES } from './mixed-corpus.js';
 
@@ -74,7 +75,10 @@ const CORPUS: SearchDocument[] = [
 const urls = (hits: { url: string }[]) => hits.map((h) => h.url);
 
 /** The shared suite every SearchIndex implementation must pass (design.md §3). */
-export function runSearchIndexContract(label: string, setup: () => Promise<SearchIndexFixture>): void {
+export function runSearchIndexContract(
+  label: string,
+  setup: (options?: { topK?: TopKOptions }) => Promise<SearchIndexFixture>,
+): void {
   describe(`SearchIndex contract: ${label}`, () => {
     let fx: SearchIndexFixture;
     let index: SearchIndex;
@@ -147,6 +151,33 @@ export function runSearchIndexContract(label: string, setup: () => Promise<Searc
       expect(urls(await index.query({ text: 'reef', count: 10 }))).toEqual(urls(best).slice(0, 10));
       const evenInBest = urls(best).filter((u) => u.startsWith('https://even.'));
       expect(urls(even).slice(0, evenInBest.length)).toEqual(evenInBest);
+    });
+
+    it('answers a query whose filters leave few pages as reading every posting would', async () => {
+      // 400 pages on one site, 6 on another, the query's word on all of them; a budget of 40 postings
+      // reaches none of the small site's pages in the first round.
+      const pages = Array.from({ length: 406 }, (_, i) => ({
+        url: i < 400 ? `https://big.reefs.example/p${i}` : `https://small.reefs.example/p${i}`,
+        title: `Page ${i}`,
+        content: `${'reef '.repeat((i % 7) + 1)}${'coral water '.repeat(12 - (i % 7))}`,
+        published: daysAgo(i % 10),
+      }));
+      const small = await setup({ topK: { budget: 40, candidates: 64 } });
+      try {
+        await small.index.upsert([...CORPUS, ...pages]);
+        await index.upsert(pages);
+        for (const q of [
+          { text: 'reef', count: 3, domain: 'small.reefs.example' },
+          { text: 'reef coral', count: 10, domain: 'small.reefs.example', recency: 'oneWeek' as const, now: NOW },
+          { text: 'reef', count: 5, domain: 'big.reefs.example', recency: 'oneWeek' as const, now: NOW },
+        ]) {
+          const expected = await index.query(q);
+          expect(expected.length).toBeGreaterThan(0);
+          expect(await small.index.query(q)).toEqual(expected);
+        }
+      } finally {
+        await small.close();
+      }
     });
 
     it('filters by domain, subdomains included', async () => {

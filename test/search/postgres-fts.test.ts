@@ -40,9 +40,9 @@ runSearchEngineContract('postgres-fts index', async (corpus) => {
   };
 });
 
-runSearchIndexContract('postgres-fts', async () => {
+runSearchIndexContract('postgres-fts', async (options) => {
   const { pool, drop } = await freshSchemaPool();
-  const index = await PostgresFtsIndex.create(pool);
+  const index = await PostgresFtsIndex.create(pool, options);
   return {
     index,
     close: async () => {
@@ -60,7 +60,7 @@ describe('postgres-fts schema', () => {
       await a.upsert([{ url: 'https://x.example/', title: 'Hello', content: 'World\u0000!' }]);
       expect(await b.stats()).toEqual([{ collection: 'web', documents: 1 }]);
       const res = await pool.query("SELECT value FROM search_meta WHERE key = 'schema_version'");
-      expect(res.rows).toEqual([{ value: '4' }]);
+      expect(res.rows).toEqual([{ value: '5' }]);
     } finally {
       await drop();
     }
@@ -97,6 +97,43 @@ describe('postgres-fts upgrade', () => {
       expect(await index.query({ text: 'starter', count: 5, collections: ['kb'] })).toHaveLength(1);
       await index.upsert([{ url: 'https://a.example/z', title: 'Turbine blades', content: 'Blades.' }]);
       expect(await index.query({ text: 'turbine', count: 5 })).toHaveLength(2);
+    } finally {
+      await drop();
+    }
+  });
+});
+
+describe('postgres-fts upgrade from version 4', () => {
+  it("rewrites each document's tsvector of tokens as text, answers unchanged", async () => {
+    const { pool, drop } = await freshSchemaPool();
+    try {
+      const before = await PostgresFtsIndex.create(pool);
+      await before.upsert([
+        { url: 'https://a.example/x', title: 'Tidal turbines', content: 'Turbines on the seabed feed power ashore.' },
+        { url: 'https://b.example/y', title: 'Wind power', content: 'Turbines on hills feed power to the grid.' },
+        { url: 'https://c.example/z', title: 'Sourdough', content: 'Feed the starter twice a day.' },
+      ]);
+      const queries = ['turbine power', 'feed', 'seabed', 'starter'];
+      const answers = await Promise.all(queries.map((text) => before.query({ text, count: 5 })));
+      // Version 4's shape: the tokens as a tsvector without positions, stored out of line.
+      await pool.query(`
+        ALTER TABLE search_terms RENAME COLUMN tokens TO tiers;
+        ALTER TABLE search_terms ALTER COLUMN tiers TYPE tsvector USING array_to_tsvector(string_to_array(tiers, ' '));
+        ALTER TABLE search_terms ALTER COLUMN tiers SET STORAGE EXTERNAL;
+        ALTER TABLE search_terms SET (toast_tuple_target = 128);
+        UPDATE search_meta SET value = '4' WHERE key = 'schema_version';
+      `);
+      const after = await PostgresFtsIndex.create(pool);
+      const column = await pool.query(
+        "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'search_terms' AND column_name = 'tokens'",
+      );
+      expect(column.rows).toEqual([{ data_type: 'text' }]);
+      for (const [i, text] of queries.entries()) {
+        expect(await after.query({ text, count: 5 })).toEqual(answers[i]);
+      }
+      await after.upsert([{ url: 'https://a.example/x', title: 'Tidal lagoons', content: 'A lagoon wall.' }]);
+      expect(await after.query({ text: 'seabed', count: 5 })).toEqual([]);
+      expect(await after.query({ text: 'lagoon', count: 5 })).toHaveLength(1);
     } finally {
       await drop();
     }

@@ -6,9 +6,9 @@ import { SqliteFtsIndex } from '../../src/search/sqlite-fts/index.js';
 import { SqliteDatabase as BetterSqlite3 } from '../../src/util/sqlite/driver.js';
 import { runSearchIndexContract } from '../contracts/search-index.contract.js';
 
-runSearchIndexContract('sqlite-fts (file)', async () => {
+runSearchIndexContract('sqlite-fts (file)', async (options) => {
   const dir = mkdtempSync(join(tmpdir(), 'search-fts-'));
-  const index = new SqliteFtsIndex(join(dir, 'index.db'));
+  const index = new SqliteFtsIndex(join(dir, 'index.db'), options);
   return {
     index,
     close: async () => {

@@ -37,7 +37,7 @@ const clean = (s: string) => s.replaceAll('\u0000', '');
 const WRITE_LOCK = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.search_write'))";
 
 const OLD_TOKENS = `
-  SELECT t.id, tsvector_to_array(t.tiers) AS tokens
+  SELECT t.id, string_to_array(t.tokens, ' ') AS tokens
   FROM search_documents d JOIN search_terms t ON t.id = d.id
   WHERE (d.collection, d.url) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
 
@@ -50,11 +50,10 @@ const UPSERT_DOCUMENTS = `
   RETURNING id, collection, url, (xmax = 0) AS inserted`;
 
 const UPSERT_TERMS = `
-  INSERT INTO search_terms (id, collection, host, host_key, published_ms, tiers)
-  SELECT id, c, h, k, p, array_to_tsvector(string_to_array(t, ' '))
-  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[]) AS x(id, c, h, k, p, t)
+  INSERT INTO search_terms (id, collection, host, host_key, published_ms, tokens)
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
   ON CONFLICT (id) DO UPDATE SET collection = excluded.collection, host = excluded.host,
-    host_key = excluded.host_key, published_ms = excluded.published_ms, tiers = excluded.tiers`;
+    host_key = excluded.host_key, published_ms = excluded.published_ms, tokens = excluded.tokens`;
 
 // In token order, so that two writers never wait on each other's rows in opposite orders.
 const BUMP_TOKENS = `
@@ -149,7 +148,7 @@ export class PostgresFtsIndex implements SearchIndex {
       const res = await client.query<{ id: string; tokens: string[] }>(
         `DELETE FROM search_documents d USING search_terms t
          WHERE t.id = d.id AND d.collection = $1 AND d.url = ANY($2::text[])
-         RETURNING t.id, tsvector_to_array(t.tiers) AS tokens`,
+         RETURNING t.id, string_to_array(t.tokens, ' ') AS tokens`,
         [collection, urls],
       );
       for (const r of res.rows) {

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './transaction.js';
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 /** The last step after which every document's postings must be computed again. */
 const LAST_REBUILDING_STEP = 3;
 
@@ -72,6 +72,16 @@ const MIGRATIONS: Record<number, string> = {
   4: `
     DROP INDEX search_terms_host;
     CREATE INDEX search_terms_host ON search_terms (host_key, published_ms, id);
+  `,
+  // Each document's tiered tokens as plain space-separated text instead of a tsvector: a
+  // candidate's row is sent as stored, where tsvector_out quoted every token (190 random rows at
+  // 1M: 2.3 against 3.1 ms), and the row is a third smaller. Rows over ~2 KB are compressed in
+  // line first (the type's default storage, toast_tuple_target back at its default), so a long
+  // page's tokens seldom cost a read of the toast table. The table is rewritten once, here.
+  5: `
+    ALTER TABLE search_terms RESET (toast_tuple_target);
+    ALTER TABLE search_terms ALTER COLUMN tiers TYPE text USING array_to_string(tsvector_to_array(tiers), ' ');
+    ALTER TABLE search_terms RENAME COLUMN tiers TO tokens;
   `,
 };
 

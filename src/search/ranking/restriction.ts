@@ -54,6 +54,7 @@ export type RestrictedBy = 'domain' | 'domain and since' | 'collections' | 'sinc
 
 /** The documents the scoring is restricted to, and by which filter. */
 export interface Restriction {
+  ids: readonly number[];
   allowed: (id: number) => boolean;
   by: RestrictedBy;
 }

@@ -67,6 +67,7 @@ export class SqliteTiers {
         }
         return this.#accumulator.top(limit);
       },
+      fewDocuments: async (max) => (restriction && restriction.ids.length <= max ? restriction.ids : undefined),
       candidates: async (ids) => {
         // The text: scorer() finds the query's stems in it.
         if (!checkFirst) {
@@ -98,7 +99,7 @@ export class SqliteTiers {
         .prepare<unknown[], number>(`${sql} LIMIT ${RESTRICT_MAX + 1}`)
         .pluck()
         .all(...params);
-      if (ids.length <= RESTRICT_MAX) return { allowed: membership(ids), by };
+      if (ids.length <= RESTRICT_MAX) return { ids, allowed: membership(ids), by };
       this.#broad.add(key, now);
     }
     return undefined;
