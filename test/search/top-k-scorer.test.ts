@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { LEVEL_CHARS } from '../../src/search/ranking/impacts.js';
 import { excludesMany } from '../../src/search/ranking/query-filter.js';
 import { BroadFilters, leftAfter, restrictionReads } from '../../src/search/ranking/restriction.js';
-import { levelIn, planQuery, scorer, type TierReader, topK, widerLimit } from '../../src/search/ranking/top-k.js';
+import {
+  levelIn,
+  mayOutrank,
+  planQuery,
+  scorer,
+  type TierReader,
+  topK,
+  widerLimit,
+} from '../../src/search/ranking/top-k.js';
 
 describe('levelIn: a stem found as a whole tiered token in a row text', () => {
   it('reads the level of the first, a middle and the last token', () => {
@@ -40,6 +48,21 @@ describe('scorer', () => {
     expect(score(tokens.join(' '))).toBeCloseTo(score(tokens), 12);
     expect(score(tokens)).toBeGreaterThan(0);
     expect(score('dpowder cturbinx')).toBe(0);
+  });
+});
+
+describe('mayOutrank: the candidates completed in the first read', () => {
+  const partial = [10, 9, 8, 7, 6, 5, 4, 3].map((score, id) => ({ id, score }));
+
+  it('counts the partial scores that, with what is left unread, pass the k-th', () => {
+    expect(mayOutrank(partial, 2, 0)).toBe(2); // nothing unread: the best two are the answer
+    expect(mayOutrank(partial, 2, 1.5)).toBe(3); // 8 + 1.5 > 9, 7 + 1.5 is not
+    expect(mayOutrank(partial, 2, 4)).toBe(5); // down to 6 + 4 > 9
+    expect(mayOutrank(partial, 2, 100)).toBe(8); // all of them
+  });
+
+  it('takes every candidate when there are fewer than k', () => {
+    expect(mayOutrank(partial.slice(0, 3), 5, 0)).toBe(3);
   });
 });
 

@@ -193,6 +193,11 @@ export async function topK(
     // settles the answer at once in a small index; a large one seldom settles, and then the whole
     // list costs three reads (64 + 128 + 256) instead of seven (a round trip each on PostgreSQL).
     let chunk = Math.max(64, count * 4);
+    // Every candidate whose partial score plus the most the unread segments add is above the k-th
+    // partial score may still outrank the k-th hit; once those are completed (and pass), the bound
+    // holds. When they are more than the first chunk, the chunks up to them would be read one after
+    // another (at 1M documents nearly every query read all three): they are read in one go.
+    chunk = Math.max(chunk, mayOutrank(partial, count, rest));
     let settled = false;
     for (let from = 0; from < partial.length && !settled; from += chunk, chunk *= 2) {
       const slice = partial.slice(from, from + chunk);
@@ -235,6 +240,15 @@ export async function topK(
 }
 
 const FAILS = -1;
+
+/** How many of the best partial scores, plus `rest`, are above the `count`-th partial score. */
+export function mayOutrank(partial: readonly Ranked[], count: number, rest: number): number {
+  const floor = partial[count - 1]?.score;
+  if (floor === undefined) return partial.length;
+  let may = count;
+  while (may < partial.length && partial[may]!.score + rest > floor) may++;
+  return may;
+}
 
 /**
  * The next round's candidates when the filters passed too few: enough, at the share of candidates
