@@ -180,6 +180,24 @@ export function runSearchIndexContract(
       }
     });
 
+    it('filters by a domain with more pages than the scoring is restricted to (checked on the candidates)', async () => {
+      const filler = Array.from({ length: 20_010 }, (_, i) => ({
+        url: `https://big.example/f${i}`,
+        title: `Filler ${i}`,
+        content: 'nothing here',
+      }));
+      const reefs = ['https://big.example/r1', 'https://sub.big.example/r2', 'https://other.example/r3'];
+      await index.upsert([
+        ...filler,
+        ...reefs.map((url, i) => ({ url, title: `Reef ${i}`, content: 'reef '.repeat(i + 1) })),
+      ]);
+      for (let round = 0; round < 2; round++) {
+        // The second time the domain is known to be broad and its pages are not read again.
+        const hits = await index.query({ text: 'reef', count: 5, domain: 'big.example' });
+        expect(urls(hits).sort()).toEqual([reefs[0], reefs[1]].sort());
+      }
+    }, 60_000);
+
     it('filters by domain, subdomains included', async () => {
       const hits = await index.query({ text: 'power wind electricity', count: 10, domain: 'energy.example.com' });
       expect(urls(hits).sort()).toEqual([CORPUS[0]!.url, CORPUS[3]!.url].sort());

@@ -135,14 +135,18 @@ export class PostgresTiers {
     for (const { sql, params, by, key } of restrictionReads(filter, collections, PG_RESTRICTION)) {
       if (this.#broad.has(key, now)) continue;
       // One row of text, not a row per id: node-postgres makes an object of every row, and 20,000
-      // of them cost 10-30 ms of this thread against 2.5-4 ms to split the list.
-      const res = await this.pool.query<{ ids: string | null }>(
-        `SELECT string_agg(id::text, ',') AS ids FROM (${sql} LIMIT ${RESTRICT_MAX + 1}) AS passing`,
+      // of them cost 10-30 ms of this thread against 2.5-4 ms to split the list. A filter that
+      // passes too many sends only its count (5 ms sooner, and nothing to split).
+      const res = await this.pool.query<{ ids: string | null; passing: string }>(
+        `SELECT CASE WHEN count(*) <= ${RESTRICT_MAX} THEN string_agg(id::text, ',') END AS ids, count(*) AS passing
+         FROM (${sql} LIMIT ${RESTRICT_MAX + 1}) AS passing`,
         params,
       );
-      const list = res.rows[0]?.ids;
-      const ids = list ? list.split(',').map(Number) : [];
-      if (ids.length <= RESTRICT_MAX) return { ids, allowed: membership(ids), by };
+      const row = res.rows[0];
+      if (row && Number(row.passing) <= RESTRICT_MAX) {
+        const ids = row.ids ? row.ids.split(',').map(Number) : [];
+        return { ids, allowed: membership(ids), by };
+      }
       this.#broad.add(key, now);
     }
     return undefined;
