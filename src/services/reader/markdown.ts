@@ -70,7 +70,22 @@ function build(gfmEnabled: boolean): TurndownService {
     },
   });
   service.remove(['script', 'style', 'noscript']);
+  service.escape = escapeWhereNeeded;
   return service;
+}
+
+const escapeAll = TurndownService.prototype.escape;
+/** What turndown's escaping changes: these characters anywhere, and these others at the text's start. */
+const ESCAPED_ANYWHERE = /[\\*`[\]_]/;
+const ESCAPED_AT_START = /^[-+=#~>0-9]/;
+
+/**
+ * Turndown's escaping (its documented hook), but only for text that holds a character it escapes:
+ * it runs thirteen replacements over every text node of the article, and most text nodes hold none
+ * of those characters, so the text comes back as it was.
+ */
+export function escapeWhereNeeded(this: TurndownService, text: string): string {
+  return ESCAPED_ANYWHERE.test(text) || ESCAPED_AT_START.test(text) ? escapeAll.call(this, text) : text;
 }
 
 const services = new Map<boolean, TurndownService>();
