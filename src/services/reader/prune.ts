@@ -34,14 +34,17 @@ const CAPTION_WRAPPER =
 
 const text = (element: DomElement): string => (element.textContent ?? '').replace(/\s+/g, ' ').trim();
 
-const linkText = (element: DomElement): number =>
-  all(element, 'a').reduce((sum, a) => sum + text(a).length, 0) +
-  (element.localName === 'a' ? text(element).length : 0);
+/** Characters in links of a block of `length` characters, `anchors` being its `a` elements. */
+const densityOf = (element: DomElement, length: number, anchors: readonly DomElement[]): number => {
+  if (length === 0) return 0;
+  const linked =
+    anchors.reduce((sum, a) => sum + text(a).length, 0) + (element.localName === 'a' ? text(element).length : 0);
+  return Math.min(1, linked / length);
+};
 
 /** Share of a block's characters that sit in links. */
 export function linkDensity(element: DomElement): number {
-  const length = text(element).length;
-  return length === 0 ? 0 : Math.min(1, linkText(element) / length);
+  return densityOf(element, text(element).length, all(element, 'a'));
 }
 
 /** Words outside links: the prose a block holds. */
@@ -65,11 +68,13 @@ export function pruneLinkLists(root: DomElement): void {
   const total = text(root).length;
   for (const block of all(root, 'ul, ol, div, section, aside, p, table, dl')) {
     if (!block.parentElement) continue;
-    const links = all(block, 'a').filter(hasText).length;
-    if (links < 2) continue;
+    // One look at the block's links and one at its text serve both tests (nested blocks make each
+    // of them a walk of a large part of the article).
+    const anchors = all(block, 'a');
+    if (anchors.filter(hasText).length < 2) continue;
     const length = text(block).length;
     if (length > total * 0.5) continue;
-    if (linkDensity(block) >= LINK_LIST_DENSITY) block.remove();
+    if (densityOf(block, length, anchors) >= LINK_LIST_DENSITY) block.remove();
   }
 }
 
