@@ -151,11 +151,13 @@ export function closest(element: DomElement, selector: string): DomElement | nul
   return null;
 }
 
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_ALL = new RegExp(CJK.source, 'gu');
+
 /** Words of a text, counting each CJK character as half a word since those scripts use no spaces. */
 export function countWords(text: string): number {
-  const cjk = text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu)?.length ?? 0;
-  const other = text
-    .replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu, ' ')
-    .match(/[\p{L}\p{N}]+/gu)?.length;
+  // Most pages hold no CJK character: one test spares a second scan and a copy of the whole text.
+  const cjk = CJK.test(text) ? (text.match(CJK_ALL)?.length ?? 0) : 0;
+  const other = (cjk > 0 ? text.replace(CJK_ALL, ' ') : text).match(/[\p{L}\p{N}]+/gu)?.length;
   return (other ?? 0) + Math.ceil(cjk / 2);
 }

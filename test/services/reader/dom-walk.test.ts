@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { all, closest, type DomElement, first, parseDocument } from '../../../src/services/reader/dom.js';
+import { all, closest, countWords, type DomElement, first, parseDocument } from '../../../src/services/reader/dom.js';
 import {
   collapsedTextWithin,
   hasText,
@@ -68,5 +68,12 @@ describe('short text of a subtree', () => {
     for (const element of [...all(doc, 'div, p, section, ul, li, table, aside, pre, span'), ...all(split, 'p, b')])
       expect(textMatches(element, word, 9)).toBe(word.test(element.textContent ?? ''));
     expect(all(split, 'p').map((p) => textMatches(p, word, 9))).toEqual([true, true, false]);
+  });
+});
+
+describe('word count', () => {
+  it('counts words, and each CJK character as half a word, splitting words at CJK characters', () => {
+    const counts = ['', 'two words', "it's 2026", 'a漢b', '漢字かなカナ한글 abc', '⼀x'].map(countWords);
+    expect(counts).toEqual([0, 2, 3, 3, 5, 2]);
   });
 });
