@@ -1,11 +1,11 @@
 import { Readability } from '@mozilla/readability';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from '../../../src/services/reader/dom.js';
-import { extractContent } from '../../../src/services/reader/extract.js';
+import { all, parseDocument } from '../../../src/services/reader/dom.js';
+import { extractContent, lazyVisibilityTest, type VisibilityTest } from '../../../src/services/reader/extract.js';
 
 /**
- * extract.ts replaces Readability's byline test on its own instance with one that reads an element's
- * text only when the element could be a byline. The answers must stay Readability's.
+ * extract.ts replaces Readability's byline and visibility tests on its own instance with ones that
+ * read an element's text or style only when they can matter. The answers must stay Readability's.
  */
 
 const prose = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
@@ -37,5 +37,27 @@ describe("Readability's byline test (extract.ts)", () => {
     const text = extractContent(() => parseDocument(page)).root.textContent ?? '';
     expect(text).toContain(prose(40));
     expect(text).not.toContain('Jane Doe');
+  });
+});
+
+describe("Readability's visibility test (extract.ts)", () => {
+  it('answers as Readability does, with and without a style attribute', () => {
+    const doc = parseDocument(`<html><body><p>plain</p><p hidden>hidden</p><p aria-hidden="true">aria</p>
+      <p aria-hidden="false">shown</p><div aria-hidden="TRUE">upper case</div>
+      <img class="mwe-math-fallback-image-inline" aria-hidden="true" src="x.png">
+      <img class="other" aria-hidden="true" src="y.png"><p style="display:none">none</p>
+      <p style="visibility: hidden">invisible</p><p style="color: red" hidden>red</p><p style="">empty</p>
+      <p style="display: block" aria-hidden="true">block</p><svg aria-hidden="true"><path d="M0 0"/></svg>
+      <svg class="fallback-image" aria-hidden="true"><g></g></svg></body></html>`);
+    const stock = new Readability(doc as never) as unknown as VisibilityTest;
+    const lazy = new Readability(doc as never) as unknown as VisibilityTest;
+    lazyVisibilityTest(lazy);
+    expect(typeof stock._isProbablyVisible).toBe('function');
+    const elements = Array.from(all(doc, '*'));
+    expect(elements.length).toBeGreaterThan(15);
+    const answers = (reader: VisibilityTest) =>
+      elements.map((element) => Boolean(reader._isProbablyVisible?.(element)));
+    expect(answers(lazy)).toEqual(answers(stock));
+    expect(answers(stock).filter((visible) => !visible).length).toBeGreaterThan(5);
   });
 });
