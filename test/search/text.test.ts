@@ -76,6 +76,23 @@ describe('snippet matching', () => {
     expect(makeSnippet(`${filler}${filler} \u0301ecole end`, ['ecole'])).toContain('ecole end');
   });
 
+  it('reads a word on past ASCII into other letters and marks', () => {
+    // "studyé" and "studies\u0301" are words of their own (é and the mark continue them): no match.
+    const s = makeSnippet(`${filler}studyé studies\u0301 ${filler}${filler}`, ['study']);
+    expect(s.startsWith('alpha')).toBe(true);
+    // A non-ASCII letter before a stem joins it to the word before: no match either.
+    expect(makeSnippet(`${filler}éstudy ${filler}${filler}`, ['study']).startsWith('alpha')).toBe(true);
+    // After a non-ASCII character that is not a letter (a dash, a no-break space), a word starts.
+    expect(makeSnippet(`${filler}${filler}—studies end`, ['study'])).toContain('studies end');
+    expect(makeSnippet(`${filler}${filler}\u00a0studies end`, ['study'])).toContain('studies end');
+  });
+
+  it('matches no word longer than its suffixes can make it', () => {
+    // "runningly" strips to "runningl", not "run"; "runnings" to "running".
+    const s = makeSnippet(`${filler}runningly runnings ${filler}${filler}`, ['run']);
+    expect(s.startsWith('alpha')).toBe(true);
+  });
+
   it('prefers the window with the most distinct terms', () => {
     const text = `tide ${filler}tide tide tide ${filler}turbine tide ${filler}`;
     expect(makeSnippet(text, ['tide', 'turbine'], 40)).toContain('turbine tide');

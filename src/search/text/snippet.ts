@@ -44,12 +44,20 @@ function codePointBefore(text: string, at: number): string {
   return text[at - 1]!;
 }
 
+/** An ASCII letter or digit (what WORD_AT reads of ASCII text). */
+const isAsciiWordChar = (code: number): boolean =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a);
+
 /**
  * Whether a scan of `text` for words (WORD_AT from the start) would start one at `at`: not when a
  * word runs on from before it. Marks continue a word but never start one, so a run of marks after
- * something that is not a word does not join.
+ * something that is not a word does not join. An ASCII character before `at` decides at once (it
+ * is never a mark); others go to the Unicode classes.
  */
 function startsWord(text: string, at: number): boolean {
+  if (at === 0) return true;
+  const code = text.charCodeAt(at - 1);
+  if (code < 0x80) return !isAsciiWordChar(code);
   let p = at;
   while (p > 0) {
     const before = codePointBefore(text, p);
@@ -59,6 +67,29 @@ function startsWord(text: string, at: number): boolean {
   }
   return true;
 }
+
+/** Where the word starting at `at` ends: ASCII letters and digits read directly, the rest by WORD_AT. */
+function wordEnd(text: string, at: number): number {
+  let end = at;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    if (code >= 0x80) {
+      WORD_AT.lastIndex = at;
+      const word = WORD_AT.exec(text);
+      return word === null ? at : at + word[0].length;
+    }
+    if (!isAsciiWordChar(code)) break;
+    end++;
+  }
+  return end;
+}
+
+/**
+ * roughStem strips at most four characters (a suffix of up to three, then one of a doubled pair) and
+ * adds none it does not take ("ies" → "y"): a word more than four longer than a stem, or shorter
+ * than it, cannot have that stem, and is not sliced out to be stemmed.
+ */
+const MAX_STRIPPED = 4;
 
 /**
  * Every word of `lower` whose rough stem is one of the terms', found from the stems rather than by
@@ -74,11 +105,13 @@ function wordMatches(lower: string, stems: Map<string, number>, matches: Match[]
       // Word starts first: a word is read only from its start, and then skipped, so a page of one
       // long word costs one pass, not one per place its letters recur.
       if (!startsWord(lower, at)) continue;
-      WORD_AT.lastIndex = at;
-      const word = WORD_AT.exec(lower);
-      if (word === null) continue;
-      if (roughStem(word[0]) === stem) matches.push({ at, term });
-      at += word[0].length - 1;
+      const end = wordEnd(lower, at);
+      if (end === at) continue;
+      const length = end - at;
+      if (length >= stem.length && length <= stem.length + MAX_STRIPPED && roughStem(lower.slice(at, end)) === stem) {
+        matches.push({ at, term });
+      }
+      at = end - 1;
     }
   }
 }
