@@ -2,6 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { removeFurniture, removeHidden, stripChrome, stripClasses } from './boilerplate.js';
 import { countWords, type DomDocument, type DomElement } from './dom.js';
 import { proseWords, pruneArticle, pruneCaptions } from './prune.js';
+import { hasText } from './subtree-text.js';
 
 type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
 
@@ -76,6 +77,61 @@ function visibleByAttributes(node: DomElement): boolean {
   return typeof name === 'string' && name.includes('fallback-image');
 }
 
+/** The part of Readability 0.6's instance that lazyEmptinessTest replaces. */
+export interface EmptinessTest {
+  _isElementWithoutContent?: (node: DomElement) => boolean;
+}
+
+/**
+ * Readability's emptiness test (`_isElementWithoutContent`), asked of every div, section, header
+ * and heading on each pass, begins with `textContent.trim()`: the whole text of the block, which
+ * for the page's outer blocks is the whole page, once per level of nesting. Whether a block holds
+ * any text but whitespace is known at its first word (subtree-text.ts); only a block with none
+ * goes on to Readability's own test. Set on our instance only, when it has the method; a test
+ * compares the answers with Readability's own.
+ */
+export function lazyEmptinessTest(reader: EmptinessTest): void {
+  const stock = reader._isElementWithoutContent;
+  if (typeof stock !== 'function') return;
+  reader._isElementWithoutContent = (node) => node.nodeType === 1 && !hasText(node) && stock.call(reader, node);
+}
+
+/** The part of Readability 0.6's instance that quietGrabbedLog wraps. */
+export interface GrabbedLog {
+  _debug?: boolean;
+  _grabArticle?: (...args: unknown[]) => DomElement | null;
+  _postProcessContent?: (article: DomElement, ...rest: unknown[]) => unknown;
+}
+
+/**
+ * Readability's parse() logs `"Grabbed: " + articleContent.innerHTML` between `_grabArticle` and
+ * `_postProcessContent` whether or not it is debugging: the whole article serialised to HTML on
+ * every page, for a log line nobody reads (a fiftieth of the reader's time on the benchmark
+ * pages). On our instance, when not debugging, the article `_grabArticle` returns reads as empty
+ * HTML until `_postProcessContent` starts, the next thing parse() does with it; readabilityExtract
+ * also drops the stand-in after parse(), so nothing after that could ever see it. Set only when the
+ * instance has both methods; a test checks the order and the output.
+ */
+export function quietGrabbedLog(reader: GrabbedLog): void {
+  const grab = reader._grabArticle;
+  const post = reader._postProcessContent;
+  if (typeof grab !== 'function' || typeof post !== 'function') return;
+  reader._grabArticle = (...args) => {
+    const article = grab.apply(reader, args);
+    if (article && !reader._debug) Object.defineProperty(article, 'innerHTML', { configurable: true, get: () => '' });
+    return article;
+  };
+  reader._postProcessContent = (article, ...rest) => {
+    unquiet(article);
+    return post.call(reader, article, ...rest);
+  };
+}
+
+/** Takes quietGrabbedLog's stand-in off the element (its own property), if it is there. */
+const unquiet = (article: DomElement): void => {
+  if (Object.hasOwn(article, 'innerHTML')) delete (article as { innerHTML?: string }).innerHTML;
+};
+
 function readabilityExtract(doc: DomDocument): DomElement | undefined {
   // Readability mutates the document; the caller passes a copy it no longer needs. The serializer
   // hands back its article element itself, not its HTML to be parsed once more.
@@ -85,8 +141,11 @@ function readabilityExtract(doc: DomDocument): DomElement | undefined {
   });
   lazyBylineTest(reader as unknown as BylineTest);
   lazyVisibilityTest(reader as unknown as VisibilityTest);
+  lazyEmptinessTest(reader as unknown as EmptinessTest);
+  quietGrabbedLog(reader as unknown as GrabbedLog);
   const article = reader.parse();
   const root = article?.content as unknown as DomElement | null | undefined;
+  if (root) unquiet(root);
   return root && root.childNodes.length > 0 ? root : undefined;
 }
 

@@ -1,7 +1,15 @@
 import { Readability } from '@mozilla/readability';
 import { describe, expect, it } from 'vitest';
 import { all, parseDocument } from '../../../src/services/reader/dom.js';
-import { extractContent, lazyVisibilityTest, type VisibilityTest } from '../../../src/services/reader/extract.js';
+import {
+  type EmptinessTest,
+  extractContent,
+  type GrabbedLog,
+  lazyEmptinessTest,
+  lazyVisibilityTest,
+  quietGrabbedLog,
+  type VisibilityTest,
+} from '../../../src/services/reader/extract.js';
 
 /**
  * extract.ts replaces Readability's byline and visibility tests on its own instance with ones that
@@ -59,5 +67,57 @@ describe("Readability's visibility test (extract.ts)", () => {
       elements.map((element) => Boolean(reader._isProbablyVisible?.(element)));
     expect(answers(lazy)).toEqual(answers(stock));
     expect(answers(stock).filter((visible) => !visible).length).toBeGreaterThan(5);
+  });
+});
+
+describe("Readability's emptiness test (extract.ts)", () => {
+  it('answers as Readability does for blocks with text, whitespace, breaks, comments and CDATA', () => {
+    const doc = parseDocument(`<html><body><div id="outer"><section><h2> </h2><h3>Title</h3>
+      <div>\u00a0\u2003 \n</div><div><br><hr></div><div><br><span></span></div><div><!-- comment --></div>
+      <header><p>  <b> </b> </p></header><div> <i>x</i></div><div><br>text after a break</div>
+      <div>\ufeff</div><div><img src="a.png"></div><h1>\u200b</h1><div><svg><![CDATA[ data ]]></svg></div>
+      </section></div></body></html>`);
+    const stock = new Readability(doc as never) as unknown as EmptinessTest;
+    const lazy = new Readability(doc as never) as unknown as EmptinessTest;
+    lazyEmptinessTest(lazy);
+    expect(typeof stock._isElementWithoutContent).toBe('function');
+    const nodes = [...Array.from(all(doc, '*')), ...Array.from(doc.body?.childNodes ?? [])];
+    expect(nodes.length).toBeGreaterThan(20);
+    const answers = (reader: EmptinessTest) =>
+      nodes.map((node) => Boolean(reader._isElementWithoutContent?.(node as never)));
+    expect(answers(lazy)).toEqual(answers(stock));
+    const empty = answers(stock).filter(Boolean).length;
+    expect(empty).toBeGreaterThan(3);
+    expect(empty).toBeLessThan(nodes.length - 5);
+  });
+});
+
+describe("Readability's 'Grabbed' log line (extract.ts)", () => {
+  const page = `<html><head><title>T</title></head><body><article><p>${prose(80)}</p><p>${prose(60)}</p></article></body></html>`;
+  type Logged = GrabbedLog & { log: (...args: unknown[]) => void; parse(): { content: unknown } | null };
+  const parsed = (quiet: boolean) => {
+    const reader = new Readability(parseDocument(page) as never, {
+      serializer: (element) => element as unknown as string,
+    }) as unknown as Logged;
+    const lines: string[] = [];
+    reader.log = (...args) => lines.push(args.map(String).join(' '));
+    if (quiet) quietGrabbedLog(reader);
+    const article = reader.parse()?.content as { innerHTML: string } | undefined;
+    return { lines: lines.filter((line) => line.startsWith('Grabbed:')), article };
+  };
+
+  it('is still built between _grabArticle and _postProcessContent (a Readability upgrade that moves it fails here)', () => {
+    const { lines, article } = parsed(false);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('word79');
+    expect(lines[0]).toBe(`Grabbed: ${article?.innerHTML}`);
+  });
+
+  it('gets no HTML on our instance, and the article keeps its own HTML after parse()', () => {
+    const { lines, article } = parsed(true);
+    expect(lines).toEqual(['Grabbed: ']);
+    expect(article && Object.hasOwn(article, 'innerHTML')).toBe(false);
+    expect(article?.innerHTML).toBe(parsed(false).article?.innerHTML);
+    expect(article?.innerHTML).toContain('word79');
   });
 });
