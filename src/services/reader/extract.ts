@@ -132,6 +132,39 @@ const unquiet = (article: DomElement): void => {
   if (Object.hasOwn(article, 'innerHTML')) delete (article as { innerHTML?: string }).innerHTML;
 };
 
+/** The part of Readability 0.6's instance that taggedByName reads and replaces. */
+export interface TagQuery {
+  _getAllNodesWithTag?: (node: DomDocument | DomElement, tagNames: string[]) => ArrayLike<DomElement>;
+}
+
+interface ByTagName {
+  getElementsByTagName?: (name: string) => ArrayLike<DomElement>;
+}
+
+/**
+ * Readability's tag query (`_getAllNodesWithTag`) asks `querySelectorAll("p")` even for one tag,
+ * and linkedom parses and compiles every selector afresh (css-select, no cache); Readability asks
+ * for one tag about 30 times a page, many of them per cleaned block. linkedom's
+ * `getElementsByTagName` walks the same elements in the same order without a selector. In an HTML
+ * document it matches an upper-case name against every element whatever the case of its local
+ * name (Readability's own `createElement("DIV")` makes a local name `DIV`, which a lower-case name
+ * would miss): the same elements as the selector's case-insensitive match. Unlike the selector it
+ * would enter a template's content; extractContent has taken every template out before Readability
+ * runs. Several tags still go to Readability's own query. Set on our instance only, when it has the
+ * method; a test compares the lists with Readability's own.
+ */
+export function taggedByName(reader: TagQuery): void {
+  const stock = reader._getAllNodesWithTag;
+  if (typeof stock !== 'function') return;
+  reader._getAllNodesWithTag = (node, tagNames) => {
+    const byName = (node as ByTagName).getElementsByTagName;
+    const [tag] = tagNames;
+    return tagNames.length === 1 && tag !== undefined && typeof byName === 'function'
+      ? byName.call(node, tag.toUpperCase())
+      : stock.call(reader, node, tagNames);
+  };
+}
+
 function readabilityExtract(doc: DomDocument): DomElement | undefined {
   // Readability mutates the document; the caller passes a copy it no longer needs. The serializer
   // hands back its article element itself, not its HTML to be parsed once more.
@@ -143,6 +176,7 @@ function readabilityExtract(doc: DomDocument): DomElement | undefined {
   lazyVisibilityTest(reader as unknown as VisibilityTest);
   lazyEmptinessTest(reader as unknown as EmptinessTest);
   quietGrabbedLog(reader as unknown as GrabbedLog);
+  taggedByName(reader as unknown as TagQuery);
   const article = reader.parse();
   const root = article?.content as unknown as DomElement | null | undefined;
   if (root) unquiet(root);

@@ -8,6 +8,8 @@ import {
   lazyEmptinessTest,
   lazyVisibilityTest,
   quietGrabbedLog,
+  type TagQuery,
+  taggedByName,
   type VisibilityTest,
 } from '../../../src/services/reader/extract.js';
 
@@ -119,5 +121,29 @@ describe("Readability's 'Grabbed' log line (extract.ts)", () => {
     expect(article && Object.hasOwn(article, 'innerHTML')).toBe(false);
     expect(article?.innerHTML).toBe(parsed(false).article?.innerHTML);
     expect(article?.innerHTML).toContain('word79');
+  });
+});
+
+describe("Readability's tag query (extract.ts)", () => {
+  it('finds the elements Readability finds, those it made with upper-case names included', () => {
+    const doc = parseDocument(`<html><body><div><p>a</p><section><p>b</p><div><span>c</span></div></section>
+      <svg><foreignObject><p>in svg</p></foreignObject></svg><P>upper</P><table><tr><td><p>cell</p></td></tr></table></div>
+      </body></html>`);
+    const made = doc.createElement('DIV');
+    made.appendChild(doc.createElement('P'));
+    doc.body?.appendChild(made);
+    expect(made.localName).toBe('DIV');
+    const stock = new Readability(doc as never) as unknown as TagQuery;
+    const named = new Readability(doc as never) as unknown as TagQuery;
+    taggedByName(named);
+    expect(typeof stock._getAllNodesWithTag).toBe('function');
+    const roots = [doc, ...Array.from(all(doc, 'div, section, table'))];
+    for (const tags of [['p'], ['div'], ['td'], ['span'], ['h1'], ['p', 'div']]) {
+      for (const root of roots) {
+        const want = Array.from(stock._getAllNodesWithTag?.(root, tags) ?? []);
+        expect(Array.from(named._getAllNodesWithTag?.(root, tags) ?? [])).toEqual(want);
+      }
+    }
+    expect(Array.from(named._getAllNodesWithTag?.(doc, ['div']) ?? [])).toContain(made);
   });
 });
