@@ -1,7 +1,8 @@
 // `npm install` / `npm ci` run this (postinstall): small fixes to installed dependencies that their
 // upstreams have not shipped. Each patch is exact text; a file already patched is left alone, and a file
-// whose text is neither the original nor the patched one (another version) is reported and left
-// alone: the server works without the patch, only slower.
+// whose text is neither the original nor the patched one (another version), or that cannot be
+// written, is reported and left alone: the server works without the patch, only slower, so the
+// install never fails for it.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,7 @@ const require = createRequire(import.meta.url);
 /**
  * linkedom gives every node, at construction, an empty listener Map held in a module-wide WeakMap.
  * Pages have tens of thousands of nodes and almost none get a listener, so the reader paid for a Map
- * and an ephemeron per node (a quarter of its CPU, most of it in the garbage collector). The map is
+ * and an ephemeron per node (a quarter of its CPU: the constructor and the garbage collector's work on the ephemerons). The map is
  * now made on the node's first addEventListener; every reader of the WeakMap already handles a
  * missing entry except removeEventListener, which now does too.
  */
@@ -56,15 +57,20 @@ function packageDir(name) {
   }
 }
 
-export function patchInstalled(patch, dir = packageDir(patch.pkg)) {
+/** Patches the package's files in place; `write` is the file writer (a test passes one that fails). */
+export function patchInstalled(patch, dir = packageDir(patch.pkg), write = writeFileSync) {
   if (!dir) return;
   for (const file of patch.files) {
     const path = join(dir, file);
     if (!existsSync(path)) continue;
-    const { state, text } = patchText(readFileSync(path, 'utf8'), patch.edits);
-    if (state === 'patched') writeFileSync(path, text);
-    if (state === 'unknown')
-      console.warn(`patch-dependencies: ${patch.pkg}/${file} is not the text this patch expects; left as it is`);
+    try {
+      const { state, text } = patchText(readFileSync(path, 'utf8'), patch.edits);
+      if (state === 'unknown')
+        console.warn(`patch-dependencies: ${patch.pkg}/${file} is not the text this patch expects; left as it is`);
+      if (state === 'patched') write(path, text);
+    } catch (error) {
+      console.warn(`patch-dependencies: ${patch.pkg}/${file} could not be patched (${error.message}); left as it is`);
+    }
   }
 }
 

@@ -61,6 +61,26 @@ describe('scripts/patch-dependencies.mjs: linkedom makes a node its listener map
     }
   });
 
+  it('warns, and does not throw, when a file cannot be written (the install must not fail for it)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gp-patch-'));
+    try {
+      const published = original(readFileSync(path.join(linkedomDir, listeners!.files[0]!), 'utf8'));
+      const file = path.join(dir, listeners!.files[0]!);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, published);
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const readOnly = () => {
+        throw new Error('EROFS: read-only file system');
+      };
+      expect(() => patchInstalled(listeners, dir, readOnly)).not.toThrow();
+      expect(String(warn.mock.calls[0]?.[0])).toContain('could not be patched (EROFS');
+      warn.mockRestore();
+      expect(readFileSync(file, 'utf8')).toBe(published);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('listeners still work: added, bubbled, once, removed, and absent on nodes that never had one', () => {
     const { document, Event: PageEvent } = parseHTML(
       '<html><body><div id="outer"><p id="inner">x</p></div></body></html>',
