@@ -1,6 +1,6 @@
 // `npm install` / `npm ci` run this (postinstall): small fixes to installed dependencies that their
-// upstreams have not shipped. Each patch is exact text; a file already patched is left alone, and a file
-// whose text is neither the original nor the patched one (another version), or that cannot be
+// upstreams have not shipped. Each patch is exact text; a file already patched is left alone, and a
+// file whose text is neither the original nor the patched one (another version), or that cannot be
 // written, is reported and left alone: the server works without the patch, only slower, so the
 // install never fails for it.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,10 +12,11 @@ const require = createRequire(import.meta.url);
 
 /**
  * linkedom gives every node, at construction, an empty listener Map held in a module-wide WeakMap.
- * Pages have tens of thousands of nodes and almost none get a listener, so the reader paid for a Map
- * and an ephemeron per node (a quarter of its CPU: the constructor and the garbage collector's work on the ephemerons). The map is
- * now made on the node's first addEventListener; every reader of the WeakMap already handles a
- * missing entry except removeEventListener, which now does too.
+ * Pages have tens of thousands of nodes and almost none get a listener, so the reader paid for a
+ * Map and an ephemeron per node: a quarter of its CPU, in the constructor and in the garbage
+ * collector's work on the ephemerons. The map is now made on the node's first addEventListener;
+ * every reader of the WeakMap already handles a missing entry except removeEventListener, which
+ * now does too.
  */
 const linkedomListeners = {
   pkg: 'linkedom',
