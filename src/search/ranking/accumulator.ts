@@ -118,6 +118,7 @@ export class Accumulator {
     return count;
   }
 }
+
 /** The k-th largest value (1-based), by quickselect; reorders `values`. */
 export function kthLargest(values: Float64Array, k: number): number {
   let lo = 0;
