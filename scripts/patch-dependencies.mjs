@@ -37,7 +37,28 @@ const linkedomListeners = {
   ],
 };
 
-export const patches = [linkedomListeners];
+/**
+ * The GFM plugin's tests of whether a table holds a table, a list, a heading or code walk the table
+ * and read `node.childNodes` twice per child. linkedom builds that list afresh on every read (it
+ * walks the children), so a table of n rows cost n^2: 3.4 s for a 100 KB table, minutes for a
+ * 1 MB one. Each node's list is now read once; the walk and its answers are the same.
+ */
+const gfmChildLists = {
+  pkg: '@joplin/turndown-plugin-gfm',
+  files: ['lib/turndown-plugin-gfm.cjs.js'],
+  edits: [
+    [
+      'function nodeContainsTable(node) {\n  if (!node.childNodes) return false;\n\n  for (let i = 0; i < node.childNodes.length; i++) {\n    const child = node.childNodes[i];',
+      'function nodeContainsTable(node) {\n  // gen-platform: the child list is read once (scripts/patch-dependencies.mjs)\n  const children = node.childNodes;\n  if (!children) return false;\n\n  for (let i = 0; i < children.length; i++) {\n    const child = children[i];',
+    ],
+    [
+      'const nodeContains = (node, types) => {\n  if (!node.childNodes) return false;\n\n  for (let i = 0; i < node.childNodes.length; i++) {\n    const child = node.childNodes[i];',
+      'const nodeContains = (node, types) => {\n  // gen-platform: the child list is read once (scripts/patch-dependencies.mjs)\n  const children = node.childNodes;\n  if (!children) return false;\n\n  for (let i = 0; i < children.length; i++) {\n    const child = children[i];',
+    ],
+  ],
+};
+
+export const patches = [linkedomListeners, gfmChildLists];
 
 /**
  * One file's text with a patch's edits made: `patched` when they were made now, `already` when the

@@ -13,7 +13,7 @@ interface Patch {
   files: string[];
   edits: Edit[];
 }
-const [listeners] = patches as Patch[];
+const [listeners, gfmChildLists] = patches as Patch[];
 const linkedomDir = path.dirname(createRequire(import.meta.url).resolve('linkedom/package.json'));
 
 /** linkedom 0.18.14's event-target.js as published, rebuilt from the patched file. */
@@ -100,5 +100,26 @@ describe('scripts/patch-dependencies.mjs: linkedom makes a node its listener map
     const never = document.createElement('span');
     expect(() => never.removeEventListener('ping', onOuter)).not.toThrow();
     expect(never.dispatchEvent(new PageEvent('ping'))).toBe(true);
+  });
+});
+
+describe("scripts/patch-dependencies.mjs: the GFM plugin reads a node's child list once", () => {
+  const gfmDir = path.dirname(createRequire(import.meta.url).resolve('@joplin/turndown-plugin-gfm/package.json'));
+  const file = path.join(gfmDir, gfmChildLists!.files[0]!);
+  const published = (patched: string) =>
+    gfmChildLists!.edits.reduce((text, [from, to]) => text.replace(to, () => from), patched);
+
+  it('is applied to the installed plugin (npm ci ran it)', () => {
+    const text = readFileSync(file, 'utf8');
+    expect(patchText(text, gfmChildLists!.edits).state).toBe('already');
+    expect(text).not.toContain('for (let i = 0; i < node.childNodes.length; i++)');
+  });
+
+  it('patches the published text once and leaves patched text alone', () => {
+    const text = published(readFileSync(file, 'utf8'));
+    expect(text.split('for (let i = 0; i < node.childNodes.length; i++)')).toHaveLength(3);
+    const once = patchText(text, gfmChildLists!.edits);
+    expect(once.state).toBe('patched');
+    expect(patchText(once.text, gfmChildLists!.edits)).toEqual({ state: 'already', text: once.text });
   });
 });

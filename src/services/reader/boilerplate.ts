@@ -1,5 +1,5 @@
-import { all, type DomDocument, type DomElement, descendants, first, TEXT_NODE } from './dom.js';
-import { textMatches, trimmedTextWithin } from './subtree-text.js';
+import { all, type DomDocument, type DomElement, descendants, first } from './dom.js';
+import { ownTextTest, textMatches, trimmedTextWithin } from './subtree-text.js';
 
 /**
  * DOM clean-ups around Readability: what is never content (hidden or structural chrome), and the
@@ -89,17 +89,17 @@ const linkDensity = (element: DomElement): number => {
   return linked / text;
 };
 
-/** An element inside running prose (a link or a span in a sentence) is part of that sentence. */
-const inRunningText = (element: DomElement): boolean => {
+/**
+ * An element inside running prose (a link or a span in a sentence) is part of that sentence.
+ * `hasOwnText`: the pass's test of a parent's own text (subtree-text.ts, ownTextTest).
+ */
+const inRunningText = (element: DomElement, hasOwnText: (element: DomElement) => boolean): boolean => {
   if (element.localName === 'a') return true;
   const parent = element.parentElement;
-  if (!parent) return false;
-  return Array.from(parent.childNodes).some(
-    (node) => node.nodeType === TEXT_NODE && (node.textContent ?? '').trim().length > 0,
-  );
+  return parent ? hasOwnText(parent) : false;
 };
 
-const isFurniture = (element: DomElement): boolean => {
+const isFurniture = (element: DomElement, hasOwnText: (element: DomElement) => boolean): boolean => {
   const name = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   const boilerplate = BOILERPLATE_NAME.test(name);
   if (!boilerplate) {
@@ -107,7 +107,7 @@ const isFurniture = (element: DomElement): boolean => {
     // A caption or byline holds no heading; a block that does is a section of the article.
     if (first(element, 'h1, h2, h3, h4, h5, h6')) return false;
   }
-  if (inRunningText(element)) return false;
+  if (inRunningText(element, hasOwnText)) return false;
   if (!boilerplate) return trimmedTextWithin(element, ANNOTATION_MAX_CHARS - 1) !== undefined;
   return trimmedTextWithin(element, FURNITURE_MAX_CHARS - 1) !== undefined || linkDensity(element) > 0.5;
 };
@@ -127,7 +127,8 @@ export function removeFurniture(root: DomElement): void {
       if (label !== undefined && AD_LABEL.test(label)) element.remove();
     }
   }
-  for (const element of descendants(root, namedOrFigcaption)) if (isFurniture(element)) element.remove();
+  const hasOwnText = ownTextTest();
+  for (const element of descendants(root, namedOrFigcaption)) if (isFurniture(element, hasOwnText)) element.remove();
 }
 
 export function stripClasses(root: DomElement): void {

@@ -1,5 +1,5 @@
 import { all, closest, countWords, type DomElement, first, TEXT_NODE } from './dom.js';
-import { collapsedTextWithin, hasText } from './subtree-text.js';
+import { collapsedTextWithin, hasText, ownTextTest } from './subtree-text.js';
 
 /**
  * After Readability: what its pick still carries that is not the article. Each rule is small and
@@ -55,9 +55,6 @@ export function proseWords(element: DomElement): number {
   return Math.max(0, countWords(element.textContent ?? '') - links);
 }
 
-const hasOwnText = (element: DomElement): boolean =>
-  Array.from(element.childNodes).some((node) => node.nodeType === TEXT_NODE && (node.textContent ?? '').trim());
-
 /** `nav` and navigation/landmark roles inside the article. */
 export function pruneNavigation(root: DomElement): void {
   for (const element of all(root, LANDMARKS)) element.remove();
@@ -80,6 +77,7 @@ export function pruneLinkLists(root: DomElement): void {
 
 /** Short blocks opening with a pointer or label word, and link-only lines that point on. */
 export function pruneTeasers(root: DomElement): void {
+  const hasOwnText = ownTextTest();
   for (const block of all(root, 'p, div, li, span, section, aside, dl, dd, dt, strong, em, b')) {
     if (!block.parentElement) continue;
     const content = collapsedTextWithin(block, TEASER_MAX_CHARS);
@@ -149,6 +147,7 @@ const BLOCK_CHILD = 'ul, ol, table, pre, blockquote, h1, h2, h3, h4, h5, h6';
 /** Short lines the article repeats (each item's furniture); list items only when they are links. */
 export function pruneRepeated(root: DomElement): void {
   const seen = new Map<string, DomElement[]>();
+  const hasOwnText = ownTextTest();
   for (const element of all(root, LEAF_BLOCKS)) {
     if (closest(element, 'pre, table, code')) continue;
     if (first(element, BLOCK_CHILD)) continue;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { removeFurniture } from '../../../src/services/reader/boilerplate.js';
+import { type DomElement, parseDocument } from '../../../src/services/reader/dom.js';
 import { readHtml } from '../../../src/services/reader/html-reader.js';
+import { toMarkdown } from '../../../src/services/reader/markdown.js';
+import { pruneRepeated, pruneTeasers } from '../../../src/services/reader/prune.js';
 import type { ReturnFormat } from '../../../src/services/reader/types.js';
 
 /** One test (or more) per pruning rule of prune.ts, and the short-article rule of extract.ts. */
@@ -155,5 +159,62 @@ describe('short articles', () => {
     );
     expect(out).toContain('Police have closed the A96');
     expect(out).toContain(PROSE[3]);
+  });
+});
+
+describe('work in proportion to the page', () => {
+  /**
+   * Steps through children while `run` works on the document of `body`: one per `nextSibling` read,
+   * and the length of every `childNodes` list built (linkedom walks the children to build it).
+   * Counted on the prototypes, so every node's reads count.
+   */
+  function childSteps(body: string, run: (body: DomElement) => void): number {
+    const document = parseDocument(`<!doctype html><html><body>${body}</body></html>`);
+    const element = document.body?.firstChild as DomElement;
+    let steps = 0;
+    const restore: (() => void)[] = [];
+    for (const [name, weight] of [
+      ['nextSibling', () => 1],
+      ['childNodes', (value: unknown) => (value as ArrayLike<unknown>).length],
+    ] as const) {
+      let proto = Object.getPrototypeOf(element);
+      while (proto && !Object.getOwnPropertyDescriptor(proto, name)) proto = Object.getPrototypeOf(proto);
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name) as PropertyDescriptor;
+      const get = descriptor.get as () => unknown;
+      Object.defineProperty(proto, name, {
+        ...descriptor,
+        get() {
+          const value = get.call(this);
+          steps += weight(value);
+          return value;
+        },
+      });
+      restore.push(() => Object.defineProperty(proto, name, descriptor));
+    }
+    try {
+      run(document.body as DomElement);
+    } finally {
+      for (const undo of restore) undo();
+    }
+    return steps;
+  }
+
+  /** Steps for 4x the content over steps for 1x: 4 when linear, 16 when quadratic. */
+  const growth = (make: (count: number) => string, run: (body: DomElement) => void): number =>
+    childSteps(make(4000), run) / childSteps(make(1000), run);
+
+  it('asks a parent of many inline children for its own text once a pass, not once a child', () => {
+    // Each span's test read all the div's children: a 200 KB page of such spans took 80 s.
+    const spans = (count: number) => `<div>${'<span>a</span>'.repeat(count)}</div>`;
+    for (const prune of [pruneTeasers, pruneRepeated, removeFurniture])
+      expect(growth(spans, prune), prune.name).toBeLessThan(6);
+    const named = (count: number) => `<div>${'<span class="share">a</span>'.repeat(count)}</div>`;
+    expect(growth(named, removeFurniture)).toBeLessThan(6);
+  });
+
+  it('turns a long table into Markdown in time linear in its rows (the GFM plugin patched)', () => {
+    // The plugin read each row list once per row: a 100 KB table took 3.4 s.
+    const table = (count: number) => `<table>${'<tr><td>a</td><td>b</td></tr>'.repeat(count)}</table>`;
+    expect(growth(table, (body) => toMarkdown(body, { gfm: true }))).toBeLessThan(6);
   });
 });
