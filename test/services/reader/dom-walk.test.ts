@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { all, closest, countWords, type DomElement, first, parseDocument } from '../../../src/services/reader/dom.js';
+import {
+  all,
+  capNesting,
+  closest,
+  countWords,
+  type DomElement,
+  first,
+  MAX_NESTING,
+  parseDocument,
+} from '../../../src/services/reader/dom.js';
+import { readHtml } from '../../../src/services/reader/html-reader.js';
 import {
   collapsedTextWithin,
   hasText,
@@ -75,5 +85,31 @@ describe('word count', () => {
   it('counts words, and each CJK character as half a word, splitting words at CJK characters', () => {
     const counts = ['', 'two words', "it's 2026", 'a漢b', '漢字かなカナ한글 abc', '⼀x'].map(countWords);
     expect(counts).toEqual([0, 2, 3, 3, 5, 2]);
+  });
+});
+
+describe('nesting past the cap', () => {
+  it('flattens the subtree of an element at the cap to its text, in order, and leaves the rest', () => {
+    const doc = parseDocument(
+      '<div id="top"><p>kept <b>bold</b></p><section><div id="cap">a<div>b<span>c</span></div>d<i>e</i></div></section></div>',
+    );
+    const top = doc.querySelector('#top') as DomElement;
+    capNesting(top, 3);
+    const cap = doc.querySelector('#cap') as DomElement;
+    expect(cap.children.length).toBe(0);
+    expect(cap.textContent).toBe('abcde');
+    // Elements above the cap, and their own children at the cap without elements below, stay.
+    expect((doc.querySelector('p') as DomElement).innerHTML).toBe('kept <b>bold</b>');
+  });
+
+  it('reads a page nested far past the cap, with its text, and without the stack running out', () => {
+    const depth = 5000; // 2,300 took 180 s before the cap; 9,000 ran linkedom's innerHTML out of stack
+    const html = `<!doctype html><html><head><title>Deep</title></head><body>${'<div>'.repeat(depth)}<p>The text at the bottom of a very deep page, which the reader must still return.</p>${'</div>'.repeat(depth)}</body></html>`;
+    const out = readHtml(html, 'https://example.org/deep', { url: 'https://example.org/deep', return_format: 'text' });
+    expect(out.result.content).toContain('The text at the bottom of a very deep page');
+    const doc = parseDocument(html);
+    let deepest = 1; // html, then body and the divs
+    for (let node: DomElement | null = doc.body; node; node = node.children[0] ?? null) deepest++;
+    expect(deepest).toBe(MAX_NESTING);
   });
 });
