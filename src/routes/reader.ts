@@ -1,5 +1,7 @@
 import { ReaderBody } from '../api/reader.js';
 import { ReaderReply } from '../api/reader-reply.js';
+import { JSON_TYPE } from '../server/json-type.js';
+import { readerReplyBytes } from '../server/reader-reply-bytes.js';
 import { abortSignalOf } from '../util/cancel-signal.js';
 import { defineOperation } from './operation.js';
 
@@ -11,9 +13,9 @@ export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
   summary: 'Read a web page as markdown, text or HTML',
   body: ReaderBody,
   reply: ReaderReply,
-  async handle({ body, services, identity, signal, request }) {
+  async handle({ body, services, identity, signal, request, reply }) {
     const { request_id: _requestId, user_id: _userId, ...options } = body;
-    const result = await services.reader.read(options, abortSignalOf(signal));
+    const { result, json } = await services.reader.readOutput(options, abortSignalOf(signal));
     if (services.config.search.index_reader_pages) {
       // The reply does not depend on the index: a failed write is logged, not the caller's error.
       services.search.index
@@ -27,12 +29,8 @@ export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
         ])
         .catch((err: unknown) => request.log.error({ err }, 'page read but not indexed'));
     }
-    return {
-      id: identity.id,
-      created: identity.created,
-      request_id: identity.requestId,
-      model: 'reader',
-      reader_result: result,
-    };
+    // The reply of the schema, with the result as the extraction thread serialized it.
+    reply.type(JSON_TYPE).send(readerReplyBytes(identity, json));
+    return undefined;
   },
 });

@@ -52,6 +52,26 @@ describe('POST /paas/v4/reader', () => {
     expect(hits - before).toBe(2);
   });
 
+  it('writes the result as the extraction thread serialized it, the same bytes again from the cache', async () => {
+    const read = () =>
+      allowed.app.inject({
+        method: 'POST',
+        url: '/paas/v4/reader',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${allowed.key}` },
+        payload: JSON.stringify({ url: `${url}?bytes=1` }),
+      });
+    const result = (payload: string) => payload.slice(payload.indexOf('"reader_result":'));
+    const fresh = await read();
+    const cached = await read();
+    expect(fresh.headers['content-type']).toBe('application/json; charset=UTF-8');
+    expect(cached.headers['content-type']).toBe('application/json; charset=UTF-8');
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.payload.startsWith(`{"id":"${fresh.json().id}","created":`)).toBe(true);
+    expect(result(cached.payload)).toBe(result(fresh.payload));
+    expect(Number(fresh.headers['content-length'])).toBe(Buffer.byteLength(fresh.payload));
+    expect(allowed.replyViolations).toEqual([]);
+  });
+
   it('refuses a private address without the allow-list, before connecting', async () => {
     const before = hits;
     const res = await guarded.post('/paas/v4/reader', { url });

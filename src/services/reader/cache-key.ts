@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ReaderRequest } from './types.js';
 
-/** Key of a cached result: the URL and every option that changes the output (not timeout/no_cache). */
+/**
+ * Key of a cached result: the URL and every option that changes the output (not timeout/no_cache).
+ * v2: the entry is the reply's serialization of the result (result-json.ts), sent as it is on a hit.
+ */
 export function cacheKey(request: ReaderRequest): string {
   const parts = {
     url: request.url,
@@ -12,5 +15,5 @@ export function cacheKey(request: ReaderRequest): string {
     imagesSummary: request.with_images_summary ?? false,
     linksSummary: request.with_links_summary ?? false,
   };
-  return `reader:v1:${createHash('sha256').update(JSON.stringify(parts)).digest('hex')}`;
+  return `reader:v2:${createHash('sha256').update(JSON.stringify(parts)).digest('hex')}`;
 }

@@ -1,7 +1,7 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { Deadline } from './deadline.js';
-import type { WorkerJob, WorkerReply } from './extract-worker.js';
-import type { PageJob, PageReading } from './read-page.js';
+import type { ThreadReading, WorkerJob, WorkerReply } from './extract-worker.js';
+import type { PageJob } from './read-page.js';
 
 /**
  * A pool of worker threads (extract-worker.ts) that read pages off the main thread, so that a 10 MB
@@ -32,7 +32,7 @@ export interface ExtractPool {
    * reading with the reason; a client that leaves rejects it with the signal's reason.
    * `transfer`: the caller hands over the body's memory (no copy; its Buffer is unusable after).
    */
-  read(job: PageJob, deadline: Deadline, options?: { transfer?: boolean }): Promise<PageReading>;
+  read(job: PageJob, deadline: Deadline, options?: { transfer?: boolean }): Promise<ThreadReading>;
   stats(): ExtractPoolStats;
   close(): Promise<void>;
 }
@@ -43,7 +43,7 @@ interface Task {
   transfer: ArrayBuffer[];
   deadline: Deadline;
   slot?: Slot;
-  settle(outcome: { reading: PageReading } | { error: unknown }): void;
+  settle(outcome: { reading: ThreadReading } | { error: unknown }): void;
 }
 
 interface Slot {
@@ -140,7 +140,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     read(job, deadline, readOptions = {}) {
       if (closed) return Promise.reject(new Error('the reader is closed'));
       const { signal } = deadline;
-      return new Promise<PageReading>((resolve, reject) => {
+      return new Promise<ThreadReading>((resolve, reject) => {
         let done = false;
         const task: Task = {
           id: ++nextId,

@@ -1,28 +1,47 @@
 /**
  * Worker-thread side of extract-pool.ts: reads one page at a time (read-page.ts) off the main
- * thread. The pool ends a job that runs past its deadline, or whose client left, by terminating this
- * thread; a page that needs more memory than the thread's cap ends it too (the pool starts another).
+ * thread, and serializes the result as the reply will carry it (result-json.ts), handing the bytes
+ * over without a copy. The pool ends a job that runs past its deadline, or whose client left, by
+ * terminating this thread; a page that needs more memory than the thread's cap ends it too (the
+ * pool starts another).
  */
-import { parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort } from 'node:worker_threads';
 import { type PageJob, type PageReading, readPage } from './read-page.js';
+import { resultJson } from './result-json.js';
 
 export interface WorkerJob {
   id: number;
   job: PageJob;
 }
 
-export type WorkerReply = { id: number; reading: PageReading } | { id: number; crashed: string };
+/** A page read in a thread: on success, its result also as the reply's JSON bytes (UTF-8). */
+export type ThreadReading =
+  | (Extract<PageReading, { ok: true }> & { json: Uint8Array })
+  | Extract<PageReading, { ok: false }>;
+
+export type WorkerReply = { id: number; reading: ThreadReading } | { id: number; crashed: string };
 
 const port = parentPort;
 if (!port) throw new Error('extract-worker.ts runs in a worker thread');
 
+function reply(to: MessagePort, id: number, reading: PageReading): void {
+  if (!reading.ok) {
+    to.postMessage({ id, reading } satisfies WorkerReply);
+    return;
+  }
+  const json = resultJson(reading.result);
+  const { buffer } = json;
+  const owned = buffer instanceof ArrayBuffer && json.byteOffset === 0 && json.byteLength === buffer.byteLength;
+  to.postMessage({ id, reading: { ...reading, json } } satisfies WorkerReply, owned ? [buffer] : []);
+}
+
 port.on('message', (message: WorkerJob) => {
-  readPage(message.job).then(
-    (reading) => port.postMessage({ id: message.id, reading } satisfies WorkerReply),
-    (error: unknown) =>
+  readPage(message.job)
+    .then((reading) => reply(port, message.id, reading))
+    .catch((error: unknown) =>
       port.postMessage({
         id: message.id,
         crashed: error instanceof Error ? error.message : String(error),
       } satisfies WorkerReply),
-  );
+    );
 });

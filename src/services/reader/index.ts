@@ -1,7 +1,7 @@
 export { CHROMIUM_FLAGS } from './browser.js';
 export { MIN_ARTICLE_WORDS } from './extract.js';
 export { blockedClass } from './ip-ranges.js';
-export { createReaderService, type ReaderService } from './service.js';
+export { createReaderService, type ReaderOutput, type ReaderService } from './service.js';
 export type {
   BrowserMode,
   LookupFunction,

@@ -8,12 +8,24 @@ import { createDeadline, type Deadline } from './deadline.js';
 import { createGuardedAgent } from './dispatcher.js';
 import { upstreamFailure } from './errors.js';
 import { createExtractPool, type ExtractPoolStats } from './extract-pool.js';
+import type { ThreadReading } from './extract-worker.js';
 import { type FetchedPage, fetchPage, parseFetchableUrl } from './fetch-page.js';
-import type { PageJob, PageReading } from './read-page.js';
+import type { PageJob } from './read-page.js';
 import type { ReaderRequest, ReaderResult, ReaderServiceOptions } from './types.js';
+
+/** A read's result, and the same result as the reply's `reader_result` JSON (UTF-8). */
+export interface ReaderOutput {
+  result: ReaderResult;
+  json: Uint8Array;
+}
 
 export interface ReaderService {
   read(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderResult>;
+  /**
+   * As `read`, with the result's JSON serialized in the extraction thread (or as the cache kept it):
+   * the route writes those bytes as they are, so a result of megabytes does not hold up the event loop.
+   */
+  readOutput(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderOutput>;
   /** The extraction threads: how many, how busy, how many were ended mid-page. */
   extraction(): ExtractPoolStats;
   /**
@@ -37,10 +49,13 @@ const DEFAULTS = {
   workerMemoryMb: 512,
 };
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /** Under this many words, a page that runs scripts is taken to build its text in the browser. */
 const SPARSE_WORDS = 30;
 
-type Extracted = Extract<PageReading, { ok: true }>;
+type Extracted = Extract<ThreadReading, { ok: true }>;
 
 /** The page each thread reads at start-up: HTML through extraction and Markdown. */
 const WARM_UP_PAGE: PageJob = {
@@ -73,7 +88,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     return reading;
   }
 
-  async function readFresh(request: ReaderRequest, deadline: Deadline): Promise<ReaderResult> {
+  async function readFresh(request: ReaderRequest, deadline: Deadline): Promise<ReaderOutput> {
     const page = await fetchPage(agent, request.url, limits, deadline);
     if (browserMode === 'always' && contentKind(page.contentType, page.body) === 'html')
       return render(page, request, deadline);
@@ -81,40 +96,44 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     // The body goes to the thread without a copy unless the browser may still need it.
     const read = await extract(job, deadline, browserMode === 'never');
     const sparse = read.words !== undefined && read.words < SPARSE_WORDS && read.hasScripts === true;
-    return browserMode === 'auto' && sparse ? render(page, request, deadline) : read.result;
+    return browserMode === 'auto' && sparse ? render(page, request, deadline) : read;
   }
 
-  async function render(page: FetchedPage, request: ReaderRequest, deadline: Deadline): Promise<ReaderResult> {
+  async function render(page: FetchedPage, request: ReaderRequest, deadline: Deadline): Promise<ReaderOutput> {
     renderer ??= createRenderer(options.chromiumPath ?? DEFAULTS.chromiumPath);
     const rendered = await renderer.render(
       { agent, userAgent: limits.userAgent, maxBytes: limits.maxBytes, document: page },
       deadline,
     );
     const job = { body: rendered.html, contentType: 'text/html', url: rendered.url, request };
-    return (await extract(job, deadline, false)).result;
+    return extract(job, deadline, false);
+  }
+
+  async function readOutput(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderOutput> {
+    parseFetchableUrl(request.url);
+    const key = cacheKey(request);
+    if (options.cache && !request.no_cache) {
+      const hit = await options.cache.get(key);
+      if (hit !== undefined) return { result: JSON.parse(hit) as ReaderResult, json: encoder.encode(hit) };
+    }
+    const deadline = createDeadline(request.timeout ?? DEFAULTS.timeoutSeconds, signal);
+    let output: ReaderOutput;
+    try {
+      const { result, json } = await readFresh(request, deadline);
+      output = { result, json };
+    } finally {
+      deadline.dispose();
+    }
+    // `no_cache` asks for a fresh read and leaves nothing behind: a key holder cannot grow the cache
+    // (or the database) with it. The entry is the reply's own JSON, sent as it is on a hit.
+    if (!request.no_cache)
+      await options.cache?.set(key, decoder.decode(output.json), options.cacheTtlSeconds ?? DEFAULTS.cacheTtlSeconds);
+    return output;
   }
 
   return {
-    async read(request, signal) {
-      parseFetchableUrl(request.url);
-      const key = cacheKey(request);
-      if (options.cache && !request.no_cache) {
-        const hit = await options.cache.get(key);
-        if (hit !== undefined) return JSON.parse(hit) as ReaderResult;
-      }
-      const deadline = createDeadline(request.timeout ?? DEFAULTS.timeoutSeconds, signal);
-      let result: ReaderResult;
-      try {
-        result = await readFresh(request, deadline);
-      } finally {
-        deadline.dispose();
-      }
-      // `no_cache` asks for a fresh read and leaves nothing behind: a key holder cannot grow the cache
-      // (or the database) with it.
-      if (!request.no_cache)
-        await options.cache?.set(key, JSON.stringify(result), options.cacheTtlSeconds ?? DEFAULTS.cacheTtlSeconds);
-      return result;
-    },
+    read: async (request, signal) => (await readOutput(request, signal)).result,
+    readOutput,
     extraction: () => pool.stats(),
     async warmUp() {
       const deadline = createDeadline(DEFAULTS.timeoutSeconds);

@@ -1,27 +1,30 @@
 import { inSpan, type Tracer } from '../../telemetry/tracer.js';
-import type { ReaderService } from './service.js';
+import type { ReaderOutput, ReaderService } from './service.js';
+import type { ReaderRequest } from './types.js';
 
 /** The reader with a span per page read (URL, format, what came back), when tracing is on. */
 export function traceReader(reader: ReaderService, tracer: Tracer): ReaderService {
+  const readOutput = (request: ReaderRequest, signal?: AbortSignal): Promise<ReaderOutput> =>
+    inSpan(
+      tracer,
+      'reader.read',
+      {
+        kind: 'client',
+        attributes: {
+          'url.full': request.url,
+          'gen_platform.reader.format': request.return_format,
+          'gen_platform.reader.no_cache': request.no_cache === true,
+        },
+      },
+      async (span) => {
+        const output = await reader.readOutput(request, signal);
+        span.setAttributes({ 'gen_platform.reader.content_chars': output.result.content.length });
+        return output;
+      },
+    );
   return {
-    read: (request, signal) =>
-      inSpan(
-        tracer,
-        'reader.read',
-        {
-          kind: 'client',
-          attributes: {
-            'url.full': request.url,
-            'gen_platform.reader.format': request.return_format,
-            'gen_platform.reader.no_cache': request.no_cache === true,
-          },
-        },
-        async (span) => {
-          const result = await reader.read(request, signal);
-          span.setAttributes({ 'gen_platform.reader.content_chars': result.content.length });
-          return result;
-        },
-      ),
+    read: async (request, signal) => (await readOutput(request, signal)).result,
+    readOutput,
     extraction: () => reader.extraction(),
     warmUp: () => reader.warmUp(),
     close: () => reader.close(),

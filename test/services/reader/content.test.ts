@@ -197,6 +197,11 @@ describe('cache hook', () => {
     expect(await cached.read({ url })).toEqual(first);
     expect(server.requests()).toBe(hits);
     expect([...store.values()][0]?.ttl).toBe(60);
+    // The entry is the reply's JSON of the result, handed back as bytes for the route to write.
+    const hit = await cached.readOutput({ url });
+    expect(hit.result).toEqual(first);
+    expect(new TextDecoder().decode(hit.json)).toBe([...store.values()][0]?.value);
+    expect(JSON.parse(new TextDecoder().decode(hit.json))).toEqual(first);
 
     await cached.read({ url, return_format: 'text' });
     expect(server.requests()).toBe(hits + 1);
