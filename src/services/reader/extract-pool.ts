@@ -51,14 +51,6 @@ interface Slot {
   task?: Task;
 }
 
-/**
- * Each thread's young generation (two 8 MB semi-spaces, V8's default being 16 MB): under load V8
- * grows it to the most it may, and holds it. At 16 MB the two threads of a 2-core machine held ~35 MB
- * more after the reader benchmark's run than at 8 MB (RSS 361-368 against 325-331 MB, from ~310 at
- * start), for no speed the benchmark could tell apart (docs/benchmarks.md, "Reader, eighth pass").
- */
-const YOUNG_GENERATION_MB = 24;
-
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const slots = new Set<Slot>();
   const idle: Slot[] = [];
@@ -66,10 +58,7 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   let nextId = 0;
   let recycled = 0;
   let closed = false;
-  const limits: ResourceLimits = {
-    maxOldGenerationSizeMb: options.memoryMb,
-    maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
-  };
+  const limits: ResourceLimits = { maxOldGenerationSizeMb: options.memoryMb };
   const overMemory = `the page needs more than ${options.memoryMb} MB of memory to extract (reader.worker_memory_mb)`;
 
   function spawn(): Slot {
