@@ -14,9 +14,13 @@ export interface WorkerJob {
   job: PageJob;
 }
 
-/** A page read in a thread: on success, its result also as the reply's JSON bytes (UTF-8). */
+/**
+ * A page read in a thread: on success, its result as the reply's JSON bytes (UTF-8) only. The main
+ * thread sends them as they are; copying the result object over as well would have it rebuild the
+ * whole text (megabytes for a long PDF) on the event loop for nothing.
+ */
 export type ThreadReading =
-  | (Extract<PageReading, { ok: true }> & { json: Uint8Array })
+  | (Omit<Extract<PageReading, { ok: true }>, 'result'> & { json: Uint8Array })
   | Extract<PageReading, { ok: false }>;
 
 export type WorkerReply = { id: number; reading: ThreadReading } | { id: number; crashed: string };
@@ -29,10 +33,11 @@ function reply(to: MessagePort, id: number, reading: PageReading): void {
     to.postMessage({ id, reading } satisfies WorkerReply);
     return;
   }
-  const json = resultJson(reading.result);
+  const { result, ...rest } = reading;
+  const json = resultJson(result);
   const { buffer } = json;
   const owned = buffer instanceof ArrayBuffer && json.byteOffset === 0 && json.byteLength === buffer.byteLength;
-  to.postMessage({ id, reading: { ...reading, json } } satisfies WorkerReply, owned ? [buffer] : []);
+  to.postMessage({ id, reading: { ...rest, json } } satisfies WorkerReply, owned ? [buffer] : []);
 }
 
 port.on('message', (message: WorkerJob) => {

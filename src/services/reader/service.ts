@@ -13,10 +13,14 @@ import { type FetchedPage, fetchPage, parseFetchableUrl } from './fetch-page.js'
 import type { PageJob } from './read-page.js';
 import type { ReaderRequest, ReaderResult, ReaderServiceOptions } from './types.js';
 
-/** A read's result, and the same result as the reply's `reader_result` JSON (UTF-8). */
+/** A read's result as the reply's `reader_result` JSON (UTF-8), and the same result as an object. */
 export interface ReaderOutput {
-  result: ReaderResult;
   json: Uint8Array;
+  /**
+   * Parsed from `json` when first read (search indexing, the crawler): a route that only sends the
+   * bytes never rebuilds the result on the event loop (tens of milliseconds for a long PDF's).
+   */
+  readonly result: ReaderResult;
 }
 
 export interface ReaderService {
@@ -51,6 +55,18 @@ const DEFAULTS = {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** `text`: the same JSON as a string, when the caller has it already (the cache's entry). */
+function outputOf(json: Uint8Array, text?: string): ReaderOutput {
+  let result: ReaderResult | undefined;
+  return {
+    json,
+    get result() {
+      result ??= JSON.parse(text ?? decoder.decode(json)) as ReaderResult;
+      return result;
+    },
+  };
+}
 
 /** Under this many words, a page that runs scripts is taken to build its text in the browser. */
 const SPARSE_WORDS = 30;
@@ -88,7 +104,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     return reading;
   }
 
-  async function readFresh(request: ReaderRequest, deadline: Deadline): Promise<ReaderOutput> {
+  async function readFresh(request: ReaderRequest, deadline: Deadline): Promise<Extracted> {
     const page = await fetchPage(agent, request.url, limits, deadline);
     if (browserMode === 'always' && contentKind(page.contentType, page.body) === 'html')
       return render(page, request, deadline);
@@ -99,7 +115,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     return browserMode === 'auto' && sparse ? render(page, request, deadline) : read;
   }
 
-  async function render(page: FetchedPage, request: ReaderRequest, deadline: Deadline): Promise<ReaderOutput> {
+  async function render(page: FetchedPage, request: ReaderRequest, deadline: Deadline): Promise<Extracted> {
     renderer ??= createRenderer(options.chromiumPath ?? DEFAULTS.chromiumPath);
     const rendered = await renderer.render(
       { agent, userAgent: limits.userAgent, maxBytes: limits.maxBytes, document: page },
@@ -114,21 +130,21 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     const key = cacheKey(request);
     if (options.cache && !request.no_cache) {
       const hit = await options.cache.get(key);
-      if (hit !== undefined) return { result: JSON.parse(hit) as ReaderResult, json: encoder.encode(hit) };
+      if (hit !== undefined) return outputOf(encoder.encode(hit), hit);
     }
     const deadline = createDeadline(request.timeout ?? DEFAULTS.timeoutSeconds, signal);
-    let output: ReaderOutput;
+    let json: Uint8Array;
     try {
-      const { result, json } = await readFresh(request, deadline);
-      output = { result, json };
+      ({ json } = await readFresh(request, deadline));
     } finally {
       deadline.dispose();
     }
     // `no_cache` asks for a fresh read and leaves nothing behind: a key holder cannot grow the cache
     // (or the database) with it. The entry is the reply's own JSON, sent as it is on a hit.
-    if (!request.no_cache)
-      await options.cache?.set(key, decoder.decode(output.json), options.cacheTtlSeconds ?? DEFAULTS.cacheTtlSeconds);
-    return output;
+    if (request.no_cache || !options.cache) return outputOf(json);
+    const text = decoder.decode(json);
+    await options.cache.set(key, text, options.cacheTtlSeconds ?? DEFAULTS.cacheTtlSeconds);
+    return outputOf(json, text);
   }
 
   return {

@@ -121,6 +121,24 @@ describe('extraction threads', () => {
     });
   });
 
+  it("hands back the reply's JSON bytes; the result object is parsed from them only when asked for", async () => {
+    await withReader({}, async (reader) => {
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const output = await reader.readOutput({ url: `${origin}/article`, return_format: 'text' });
+        const text = new TextDecoder().decode(output.json);
+        const parsesOfIt = () => parse.mock.calls.filter(([source]) => source === text).length;
+        expect(parsesOfIt()).toBe(0);
+        expect(output.result.content).toContain('fishing fleet');
+        expect(output.result).toBe(output.result);
+        expect(parsesOfIt()).toBe(1);
+        expect(output.result).toEqual(await reader.read({ url: `${origin}/article`, return_format: 'text' }));
+      } finally {
+        parse.mockRestore();
+      }
+    });
+  });
+
   it('reads several pages at once on several threads', async () => {
     await withReader({ workers: 2 }, async (reader) => {
       const results = await Promise.all(
