@@ -15,7 +15,7 @@ import { JSON_TYPE } from '../server/json-type.js';
 import { installObservability } from '../server/metrics/observability.js';
 import { installTracing } from '../server/tracing.js';
 import type { PlatformServices } from '../services/platform-services.js';
-import { apiScope } from './api-scope.js';
+import { type ApiScopeOptions, apiScope } from './api-scope.js';
 
 import '../server/request-state.js';
 import { invalidRequest, malformedRequest } from '../errors/errors.js';
@@ -31,6 +31,28 @@ function trustProxy(
   if (typeof setting === 'number') return (_addr, i) => i < setting;
   return setting;
 }
+
+/** The API's bases: where each group of operations is mounted, and for which key endpoint. */
+const API_BASES = [
+  {
+    prefix: '/paas/v4',
+    endpoint: 'general',
+    mounts: { paas: '', agents: '/v1' },
+    documented: ['paas'],
+    apiAlias: true,
+  },
+  { prefix: '/v1', endpoint: 'general', mounts: { agents: '' }, documented: ['agents'], apiAlias: false },
+  {
+    prefix: '/coding/paas/v4',
+    endpoint: 'coding',
+    mounts: { paas: '', agents: '/v1' },
+    documented: [],
+    apiAlias: true,
+  },
+] as const satisfies readonly (Omit<ApiScopeOptions, 'operations' | 'services'> & {
+  prefix: string;
+  apiAlias: boolean;
+})[];
 
 export interface BuildAppOptions {
   services: PlatformServices;
@@ -108,7 +130,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
         title: API_TITLE,
         version: SPEC_VERSION,
         description:
-          'Tokenizer, chat completions, images, agents, reader and web search. The coding endpoint `/coding/paas/v4` mirrors `/paas/v4`; `/paas/v4/v1/agents...` are aliases of `/v1/agents...`.',
+          'Tokenizer, chat completions, images, agents, reader and web search. The coding endpoint `/coding/paas/v4` mirrors `/paas/v4`; `/paas/v4/v1/agents...` are aliases of `/v1/agents...`; `/api/paas/v4` and `/api/coding/paas/v4` serve what `/paas/v4` and `/coding/paas/v4` serve.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
@@ -118,31 +140,20 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   await app.register(healthRoutes, { services });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const operations = ALL_OPERATIONS;
-  await app.register(apiScope, {
-    prefix: '/paas/v4',
-    endpoint: 'general',
-    mounts: { paas: '', agents: '/v1' },
-    documented: ['paas'],
-    operations,
-    services,
-  });
-  await app.register(apiScope, {
-    prefix: '/v1',
-    endpoint: 'general',
-    mounts: { agents: '' },
-    documented: ['agents'],
-    operations,
-    services,
-  });
-  await app.register(apiScope, {
-    prefix: '/coding/paas/v4',
-    endpoint: 'coding',
-    mounts: { paas: '', agents: '/v1' },
-    documented: [],
-    operations,
-    services,
-  });
+  for (const base of API_BASES) {
+    await app.register(apiScope, { ...base, operations: ALL_OPERATIONS, services });
+    // The live platform's hosts also serve these bases under `/api` (`https://<host>/api/paas/v4`),
+    // so a client configured for it changes only the host: every operation of the base, unlisted.
+    if (base.apiAlias) {
+      await app.register(apiScope, {
+        ...base,
+        prefix: `/api${base.prefix}`,
+        documented: [],
+        operations: ALL_OPERATIONS,
+        services,
+      });
+    }
+  }
   await app.register(adminRoutes, { prefix: '/admin', services });
   await app.register(fileRoutes, { files: services.files });
   await app.register(consoleRoutes, { services });

@@ -35,11 +35,15 @@ const BASES: Record<Operation['base'], [string, Endpoint][]> = {
   paas: [
     ['/paas/v4', 'general'],
     ['/coding/paas/v4', 'coding'],
+    ['/api/paas/v4', 'general'],
+    ['/api/coding/paas/v4', 'coding'],
   ],
   agents: [
     ['/v1', 'general'],
     ['/paas/v4/v1', 'general'],
     ['/coding/paas/v4/v1', 'coding'],
+    ['/api/paas/v4/v1', 'general'],
+    ['/api/coding/paas/v4/v1', 'coding'],
   ],
 };
 
@@ -125,8 +129,8 @@ const keyFor = (route: Route) => (route.endpoint === 'general' ? t.key : codingK
 
 it('covers every operation on every base', () => {
   expect(ROUTES.length).toBe(
-    ALL_OPERATIONS.filter((o) => o.base === 'paas').length * 2 +
-      ALL_OPERATIONS.filter((o) => o.base === 'agents').length * 3,
+    ALL_OPERATIONS.filter((o) => o.base === 'paas').length * 4 +
+      ALL_OPERATIONS.filter((o) => o.base === 'agents').length * 5,
   );
   const urls = ROUTES.map((r) => r.url);
   for (const url of [
@@ -139,6 +143,10 @@ it('covers every operation on every base', () => {
     '/paas/v4/v1/agents',
     '/paas/v4/v1/agents/conversation',
     '/coding/paas/v4/v1/agents',
+    '/api/paas/v4/chat/completions',
+    '/api/coding/paas/v4/chat/completions',
+    '/api/coding/paas/v4/async-result/20260101000000abcdefabcdefabcd',
+    '/api/coding/paas/v4/v1/agents',
   ]) {
     expect(urls).toContain(url);
   }
