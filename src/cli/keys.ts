@@ -1,5 +1,7 @@
+import { userInfo } from 'node:os';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { KeyLimits } from '../config/schema.js';
+import type { Actor } from '../services/audit/audit-service.js';
 import { openKeyServices } from '../services/create-services.js';
 import type { Endpoint } from '../stores/types.js';
 import { parse, positiveInt, UsageError } from './args.js';
@@ -8,6 +10,17 @@ import { KEYS_HELP } from './command-help.js';
 import { commandHelp } from './help.js';
 
 export const KEYS_USAGE = commandHelp(KEYS_HELP);
+
+/** The CLI's acts are recorded as the operating-system user's, from no network address. */
+export function cliActor(): Actor {
+  let user = 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // No passwd entry for this uid (a container): the act is still recorded, as `cli:unknown`.
+  }
+  return { id: `cli:${user}` };
+}
 
 function parseEndpoints(value: string | undefined): Endpoint[] | undefined {
   if (value === undefined) return undefined;
@@ -71,12 +84,12 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
         const accountArg = values.account as string | undefined;
         const holder = accountArg === undefined ? undefined : await services.accounts.findAccount(accountArg);
         if (accountArg !== undefined && !holder) throw new UsageError(`--account: no account "${accountArg}"`);
-        const { key, record } = await services.keys.create({
+        const { key, record } = await services.keyAdmin.create(cliActor(), {
           name,
           endpoints: parseEndpoints(values.endpoints as string | undefined),
           limits: parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }, config.limits),
+          accountId: holder?.id,
         });
-        if (holder) await services.store.accounts.setKeyOwner(record.id, holder.id);
         env.out(`Created key ${record.id} (${record.name}) for endpoints: ${record.endpoints.join(', ')}.`);
         env.out('The key is shown only this once:');
         env.out(key);
@@ -94,7 +107,7 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
       case 'revoke': {
         const id = rest[0];
         if (!id) throw new UsageError('keys revoke needs the key ID (the part before the dot)');
-        const found = await services.keys.revoke(id.split('.')[0]!);
+        const found = await services.keyAdmin.revoke(cliActor(), id.split('.')[0]!);
         if (!found) {
           env.err(`No key with id ${id}.`);
           return 1;

@@ -39,13 +39,13 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
   const tracer = await openTracer(config.tracing, packageVersion(), (err) =>
     logger.warn(failureFields(err, logger), 'tracing: spans could not be sent to the OTLP receiver'),
   );
-  const services = await createServices(config, { log: logger, configDir, tracer });
+  const services = await createServices(config, { log: logger, auditLog: logger, configDir, tracer });
   // Start-up checks of local model files, then the downloads in the background (embedded.preload).
   const terminal = process.stderr.isTTY ? (text: string) => process.stderr.write(text) : undefined;
   await services.engines?.warmUp({ download: config.embedded.preload, ...(terminal ? { terminal } : {}) });
   // The reader's extraction threads start now, not on the first reads (services/reader/service.ts).
   await services.reader.warmUp();
-  const adminKey = await services.keys.ensureAdminKey();
+  const adminKey = await services.keyAdmin.ensureAdminKey();
   // The banner and the admin key go to stderr: stdout is the log stream, which machines read and keep.
   if (adminKey) {
     env.err('Created the admin key for /admin (shown only this once; set GEN_PLATFORM_ADMIN_KEY to use your own):');

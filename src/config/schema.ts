@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { AgentsConfigSchema } from './agents-schema.js';
 import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
 import { DatabaseConfigSchema, RedisConfigSchema } from './database-schema.js';
+import { AuditConfigSchema } from './governance-schema.js';
 import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
 import { MetricsConfigSchema, TracingConfigSchema } from './observability-schema.js';
 import { SERVER_TIMEOUTS, TrustProxySchema } from './server-schema.js';
@@ -166,6 +167,7 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {}, description: 'Defaults for keys that carry no limits of their own.' },
     ),
+    audit: AuditConfigSchema,
     embedded: Type.Object(
       {
         default_model: Type.String({

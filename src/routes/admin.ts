@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KeyLimitsSchema } from '../config/schema.js';
 import { forbidden, invalidRequest, notFound } from '../errors/errors.js';
 import { toKeyView } from '../services/keys/key-service.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { Endpoint } from '../stores/types.js';
+import { adminAuditRoutes } from './admin-audit.js';
+import { actorOf } from './audit-actor.js';
 
 /** A key's own limits as the admin gives them: a limit left out is the configured default's. */
 const OwnLimits = Type.Object(
@@ -70,8 +72,11 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
       const holder = account === undefined ? undefined : await services.accounts.findAccount(account);
       if (account !== undefined && !holder) throw invalidRequest(`Invalid account: no account ${account}`);
       const limits = body.limits && { ...services.config.limits, ...body.limits };
-      const { key, record } = await services.keys.create({ ...body, limits });
-      if (holder) await services.store.accounts.setKeyOwner(record.id, holder.id);
+      const { key, record } = await services.keyAdmin.create(actorOf(request), {
+        ...body,
+        limits,
+        accountId: holder?.id,
+      });
       return { ...toKeyView(record), ...(holder ? { account: holder.id } : {}), key };
     },
   );
@@ -80,19 +85,14 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
     toKeyView(await findKey((request.params as { id: string }).id)),
   );
 
-  const revoke = async (id: string) => {
+  const revoke = async (request: FastifyRequest) => {
+    const { id } = request.params as { id: string };
     await findKey(id);
-    await services.keys.revoke(id);
+    await services.keyAdmin.revoke(actorOf(request), id);
     return toKeyView(await findKey(id));
   };
-  scope.delete('/keys/:id', { schema: { ...common, summary: 'Revoke an API key', params: KeyIdParams } }, (request) =>
-    revoke((request.params as { id: string }).id),
-  );
-  scope.post(
-    '/keys/:id/revoke',
-    { schema: { ...common, summary: 'Revoke an API key', params: KeyIdParams } },
-    (request) => revoke((request.params as { id: string }).id),
-  );
+  scope.delete('/keys/:id', { schema: { ...common, summary: 'Revoke an API key', params: KeyIdParams } }, revoke);
+  scope.post('/keys/:id/revoke', { schema: { ...common, summary: 'Revoke an API key', params: KeyIdParams } }, revoke);
 
   scope.get(
     '/keys/:id/usage',
@@ -106,4 +106,6 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
       return { id, since, ...totals };
     },
   );
+
+  await adminAuditRoutes(scope, services);
 }

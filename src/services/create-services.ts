@@ -15,11 +15,13 @@ import { AccountService, type AccountServiceOptions } from './accounts/account-s
 import { HashGate } from './accounts/hash-gate.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
+import { AuditService, type AuditServiceOptions } from './audit/audit-service.js';
 import { resolveDeployments } from './chat/chat-deployments.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext } from './chat/engine-directory.js';
 import { MediaUrlGuard } from './chat/media-url-guard.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
+import { KeyAdmin } from './keys/key-admin.js';
 import { KeyService } from './keys/key-service.js';
 import { PlaygroundTokens } from './keys/playground-tokens.js';
 import { loadServerKey, SecretBox } from './keys/secret-box.js';
@@ -42,19 +44,36 @@ export interface ServiceOptions {
   configDir: string;
   /** OpenTelemetry, when `serve` runs with tracing on (src/telemetry/). */
   tracer?: Tracer | undefined;
+  /** Where each audit record is also written as one line (`serve`: the process's log). */
+  auditLog?: AuditServiceOptions['log'];
 }
 
 /** What the key commands need: the store and the keys, and nothing of the engines or their files. */
 export interface KeyServices {
   store: Store;
   keys: KeyService;
+  keyAdmin: KeyAdmin;
   accounts: AccountService;
+  audit: AuditService;
   close(): Promise<void>;
 }
 
 export async function openKeyServices(config: Config): Promise<KeyServices> {
   const { store, keys } = await openKeys(config);
-  return { store, keys, accounts: accountService(config, store, keys), close: () => store.close() };
+  // The CLI's acts go to the store's audit log; the server's log is another process's.
+  const audit = openAudit(config, store);
+  return {
+    store,
+    keys,
+    keyAdmin: new KeyAdmin(keys, store, audit),
+    accounts: accountService(config, store, keys, audit),
+    audit,
+    close: () => store.close(),
+  };
+}
+
+function openAudit(config: Config, store: Store, log?: AuditServiceOptions['log']): AuditService {
+  return new AuditService(store.audit, { log, anonymousPerMinute: config.audit.anonymous_per_minute });
 }
 
 async function openKeys(
@@ -70,12 +89,14 @@ function accountService(
   config: Config,
   store: Store,
   keys: KeyService,
+  audit: AuditService,
   guards: Pick<AccountServiceOptions, 'signInLimiter' | 'hashGate'> = {},
 ): AccountService {
   return new AccountService({
     ...guards,
     store,
     keys,
+    audit,
     sessionMs: config.console.session_hours * 3_600_000,
     signInAttempts: config.console.sign_in_attempts,
     configuredAdmin: config.security.admin_key !== undefined,
@@ -129,6 +150,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
       intervalMs: config.database.purge_interval_seconds * 1000,
       cacheMaxBytes: config.reader.cache_max_bytes,
       requestIdsKeepMs: config.database.request_id_days * 86_400_000,
+      auditKeepMs: config.audit.retention_days * 86_400_000,
     },
     log,
   );
@@ -141,7 +163,9 @@ export async function createServices(config: Config, options: ServiceOptions): P
     configDir: context.configDir,
     tracer: options.tracer,
   });
-  const keyAccess = new KeyAccess(store, keys, usage, config.limits);
+  const audit = openAudit(config, store, options.auditLog);
+  const keyAdmin = new KeyAdmin(keys, store, audit);
+  const keyAccess = new KeyAccess(store, keys, keyAdmin, usage, config.limits);
   const chat =
     deployments.size > 0
       ? new ChatService(
@@ -166,7 +190,9 @@ export async function createServices(config: Config, options: ServiceOptions): P
     files,
     store,
     keys,
-    accounts: accountService(config, store, keys, {
+    keyAdmin,
+    audit,
+    accounts: accountService(config, store, keys, audit, {
       signInLimiter,
       hashGate: new HashGate(config.console.hash_concurrency, config.console.hash_queue),
     }),
@@ -193,6 +219,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     async close() {
       stopSweeper();
       stopPurger();
+      audit.close();
       indexJobs.close();
       await imaging?.close();
       await Promise.all([

@@ -5,9 +5,11 @@ import type { Tracer } from '../telemetry/tracer.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { KeyAccess } from './accounts/key-access.js';
 import type { AgentService } from './agents/agent-service.js';
+import type { AuditService } from './audit/audit-service.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { ImageService } from './images/image-service.js';
+import type { KeyAdmin } from './keys/key-admin.js';
 import type { KeyService } from './keys/key-service.js';
 import type { PlaygroundTokens } from './keys/playground-tokens.js';
 import type { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
@@ -24,6 +26,10 @@ export interface PlatformServices {
   config: Config;
   store: Store;
   keys: KeyService;
+  /** Administrative acts on keys (create, revoke, ...), each recorded in the audit log. */
+  keyAdmin: KeyAdmin;
+  /** The audit log of administrative acts: every route and service that acts records here. */
+  audit: AuditService;
   /** Console account holders and sessions, and keys as each of them may see them. */
   accounts: AccountService;
   keyAccess: KeyAccess;

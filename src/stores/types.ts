@@ -4,6 +4,7 @@
  */
 import type { KeyLimits } from '../config/schema.js';
 import type { AccountStore } from './accounts.js';
+import type { AuditStore } from './audit.js';
 import type { ConversationStore } from './conversations.js';
 import type { DependencyStatus } from './dependency-status.js';
 import type { TaskStore } from './tasks.js';
@@ -64,6 +65,8 @@ export interface Store {
   readonly accounts: AccountStore;
   /** Asynchronous tasks (their own sub-interface and contract suite). */
   readonly tasks: TaskStore;
+  /** The audit log of administrative acts (append-only; src/stores/audit.ts). */
+  readonly audit: AuditStore;
 
   createKey(key: KeyRecord): Promise<void>;
   getKey(id: string): Promise<KeyRecord | undefined>;

@@ -48,4 +48,28 @@ describe('the store purger', () => {
       vi.useRealTimers();
     }
   });
+
+  it('deletes audit records past audit.retention_days, and none when it is 0', async () => {
+    vi.useFakeTimers({ now: 10_000_000 });
+    try {
+      const deleted: number[] = [];
+      const store = {
+        purge: async () => ({ cacheEntries: 0, requestIds: 0 }),
+        audit: { deleteBefore: async (before: number) => deleted.push(before) },
+      };
+      const log = { error: vi.fn(), isLevelEnabled: () => false };
+      const options = { intervalMs: 1_000, cacheMaxBytes: 0, requestIdsKeepMs: 0 };
+      const keeping = startStorePurger(store as unknown as Store, { ...options, auditKeepMs: 86_400_000 }, log);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(deleted).toEqual([10_000_000 - 86_400_000]);
+      keeping();
+      const forever = startStorePurger(store as unknown as Store, { ...options, auditKeepMs: 0 }, log);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(deleted).toHaveLength(1);
+      forever();
+      expect(log.error).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { toAccountView } from '../../services/accounts/principal.js';
 import type { PlatformServices } from '../../services/platform-services.js';
+import { actorOf } from '../audit-actor.js';
 import { requireAdmin } from './principal-of.js';
 import { CreateAccountBody, IdParams } from './schemas.js';
 
@@ -17,12 +18,14 @@ export async function accountRoutes(scope: FastifyInstance, services: PlatformSe
     requireAdmin(request);
     const { account, password } = await services.accounts.createAccount(
       request.body as { name: string; email: string },
+      actorOf(request),
     );
     return { ...toAccountView(account), password };
   });
 
   scope.post('/accounts/:id/disable', { schema: { ...hide, params: IdParams } }, async (request) => {
     requireAdmin(request);
-    return toAccountView(await services.accounts.disableAccount((request.params as { id: string }).id));
+    const { id } = request.params as { id: string };
+    return toAccountView(await services.accounts.disableAccount(id, actorOf(request)));
   });
 }

@@ -14,18 +14,17 @@ export async function keyRoutes(scope: FastifyInstance, services: PlatformServic
 
   scope.post('/keys', { schema: { ...hide, body: CreateKeyBody } }, async (request) => {
     const body = request.body as Omit<NewConsoleKey, 'accountId'> & { account_id?: string };
-    const { key, view } = await services.keyAccess.create(principalOf(request), {
-      name: body.name.trim(),
-      endpoints: body.endpoints,
-      limits: body.limits,
-      accountId: body.account_id,
-    });
+    const { key, view } = await services.keyAccess.create(
+      principalOf(request),
+      { name: body.name.trim(), endpoints: body.endpoints, limits: body.limits, accountId: body.account_id },
+      request.ip,
+    );
     return { ...view, key };
   });
 
   scope.post('/keys/:id/revoke', { schema: { ...hide, params: IdParams } }, async (request) => {
     const { id } = request.params as { id: string };
-    await services.keyAccess.revoke(principalOf(request), id);
+    await services.keyAccess.revoke(principalOf(request), id, request.ip);
     const [view] = (await services.keyAccess.list(principalOf(request))).filter((k) => k.id === id);
     return view;
   });

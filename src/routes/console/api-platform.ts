@@ -5,6 +5,7 @@ import type { IndexedDocument } from '../../search/types.js';
 import { modelOverview } from '../../services/models/model-overview.js';
 import type { PlatformServices } from '../../services/platform-services.js';
 import type { IndexJob } from '../../services/search/index-jobs.js';
+import { actorOf } from '../audit-actor.js';
 import { principalOf } from './principal-of.js';
 
 const hide = { hide: true };
@@ -86,7 +87,7 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
   });
 
   scope.post('/playground-token', { schema: hide }, async (request) => {
-    const issued = await services.playgroundTokens.issue(principalOf(request));
+    const issued = await services.playgroundTokens.issue(principalOf(request), request.ip);
     return { token: issued.token, key_id: issued.keyId, expires_at: Math.floor(issued.expiresAt / 1000) };
   });
 
@@ -110,13 +111,19 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
   scope.post('/search/crawl', { schema: { ...hide, body: CrawlBody } }, async (request) => {
     requireAdmin(request, 'manages the search index');
     const body = request.body as { url: string; max_pages?: number; depth?: number; collection?: string };
-    return jobView(
+    const job = jobView(
       services.indexJobs.crawl(body.url, {
         maxPages: body.max_pages ?? 50,
         depth: body.depth ?? 2,
         collection: body.collection,
       }),
     );
+    await services.audit.record(actorOf(request), {
+      action: 'search.crawl',
+      target: `collection:${job.collection ?? 'default'}`,
+      after: { job: job.id, url: body.url, max_pages: body.max_pages ?? 50, depth: body.depth ?? 2 },
+    });
+    return job;
   });
 
   scope.addContentTypeParser(
@@ -133,7 +140,13 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
       const lines = request.body;
       if (!Buffer.isBuffer(lines) || lines.length === 0)
         throw invalidRequest('Invalid body: send the JSONL file itself, as application/x-ndjson');
-      return jobView(services.indexJobs.importJsonl(query.name ?? 'upload.jsonl', lines, query.collection));
+      const job = jobView(services.indexJobs.importJsonl(query.name ?? 'upload.jsonl', lines, query.collection));
+      await services.audit.record(actorOf(request), {
+        action: 'search.import',
+        target: `collection:${job.collection ?? 'default'}`,
+        after: { job: job.id, name: job.source, bytes: lines.length },
+      });
+      return job;
     },
   );
 }

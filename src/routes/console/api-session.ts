@@ -46,14 +46,19 @@ export async function sessionRoutes(scope: FastifyInstance, services: PlatformSe
   });
 
   scope.delete('/session', { schema: hide }, async (request, reply) => {
-    await services.accounts.signOut(request.consoleSession!.session);
+    await services.accounts.signOut(request.consoleSession!, request.ip);
     clearSessionCookie(request, reply);
     return { signed_out: true };
   });
 
   scope.post('/password', { schema: { ...hide, body: PasswordBody } }, async (request) => {
     const body = request.body as { current_password: string; new_password: string };
-    await services.accounts.changePassword(request.consoleSession!, body.current_password, body.new_password);
+    await services.accounts.changePassword(
+      request.consoleSession!,
+      body.current_password,
+      body.new_password,
+      request.ip,
+    );
     return { changed: true };
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformServices } from '../../services/platform-services.js';
 import { accountRoutes } from './api-accounts.js';
+import { auditRoutes } from './api-audit.js';
 import { keyRoutes } from './api-keys.js';
 import { platformRoutes } from './api-platform.js';
 import { sessionRoutes } from './api-session.js';
@@ -32,4 +33,5 @@ export async function consoleApi(scope: FastifyInstance, { services }: { service
   await accountRoutes(scope, services);
   await usageRoutes(scope, services);
   await platformRoutes(scope, services);
+  await auditRoutes(scope, services);
 }

@@ -10,15 +10,18 @@ import {
 } from '../../errors/errors.js';
 import type { AccountRecord, SessionRecord } from '../../stores/accounts.js';
 import type { Store } from '../../stores/types.js';
+import { type Actor, ANONYMOUS, type AuditService, SYSTEM } from '../audit/audit-service.js';
 import type { KeyService } from '../keys/key-service.js';
 import { HashGate } from './hash-gate.js';
 import { hashPassword, needsRehash, newPassword, verifyPassword } from './passwords.js';
-import type { Principal } from './principal.js';
+import { actorId, type Principal, toAccountView } from './principal.js';
 import { MemorySignInLimiter, type SignInLimiter, type Subject } from './sign-in-limiter.js';
 
 export interface AccountServiceOptions {
   store: Store;
   keys: KeyService;
+  /** Where account changes and sign-ins are recorded. */
+  audit: AuditService;
   sessionMs: number;
   /** Failed sign-ins per account and address before attempts slow down (`console.sign_in_attempts`). */
   signInAttempts: number;
@@ -48,6 +51,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 export class AccountService {
   private readonly store: Store;
   private readonly keys: KeyService;
+  private readonly audit: AuditService;
   private readonly sessionMs: number;
   private readonly limiter: SignInLimiter;
   private readonly gate: HashGate;
@@ -60,6 +64,7 @@ export class AccountService {
   constructor(options: AccountServiceOptions) {
     this.store = options.store;
     this.keys = options.keys;
+    this.audit = options.audit;
     this.sessionMs = options.sessionMs;
     this.now = options.now ?? Date.now;
     this.limiter = options.signInLimiter ?? new MemorySignInLimiter(60_000, this.now);
@@ -69,7 +74,10 @@ export class AccountService {
   }
 
   /** Creates an account holder with an initial password, returned here only. */
-  async createAccount(input: { name: string; email: string }): Promise<{ account: AccountRecord; password: string }> {
+  async createAccount(
+    input: { name: string; email: string },
+    actor: Actor = SYSTEM,
+  ): Promise<{ account: AccountRecord; password: string }> {
     const email = input.email.trim().toLowerCase();
     if (await this.store.accounts.findAccountByEmail(email)) {
       throw invalidRequest(`Invalid email: an account with email ${email} already exists`);
@@ -84,6 +92,11 @@ export class AccountService {
       disabledAt: undefined,
     };
     await this.store.accounts.createAccount(account);
+    await this.audit.record(actor, {
+      action: 'account.create',
+      target: `account:${account.id}`,
+      after: toAccountView(account),
+    });
     return { account, password };
   }
 
@@ -100,27 +113,52 @@ export class AccountService {
   }
 
   /** Disables the account: its holder is signed out and cannot sign in, and its keys are revoked. */
-  async disableAccount(id: string): Promise<AccountRecord> {
-    if (!(await this.store.accounts.disableAccount(id, this.now()))) {
+  async disableAccount(id: string, actor: Actor): Promise<AccountRecord> {
+    const before = await this.store.accounts.getAccount(id);
+    if (!before || !(await this.store.accounts.disableAccount(id, this.now()))) {
       throw notFound(`Account ${id} does not exist`);
     }
     const owners = await this.store.accounts.keyOwners();
-    for (const [keyId, owner] of owners) if (owner === id) await this.keys.revoke(keyId);
-    return (await this.store.accounts.getAccount(id))!;
+    const revoked: string[] = [];
+    for (const [keyId, owner] of owners) {
+      if (owner !== id) continue;
+      const key = await this.keys.get(keyId);
+      await this.keys.revoke(keyId);
+      if (key && key.revokedAt === undefined) revoked.push(keyId);
+    }
+    const after = (await this.store.accounts.getAccount(id))!;
+    if (before.disabledAt === undefined) {
+      await this.audit.record(actor, {
+        action: 'account.disable',
+        target: `account:${id}`,
+        before: toAccountView(before),
+        after: { ...toAccountView(after), revoked_keys: revoked },
+      });
+    }
+    return after;
   }
 
-  /** An account holder replaces their password; their other sessions end. */
-  async changePassword(active: ActiveSession, current: string, next: string): Promise<void> {
+  /** An account holder replaces their password; their other sessions end. `address`: the client's. */
+  async changePassword(active: ActiveSession, current: string, next: string, address?: string): Promise<void> {
     if (active.principal.kind !== 'account') throw forbidden('The admin signs in with the admin key, not a password');
     const { account } = active.principal;
     const subjects = [{ key: `account:${account.email}`, free: this.attempts }];
     await this.checkLimit(subjects);
+    const actor = { id: actorId(active.principal), address };
+    const target = `account:${account.id}`;
     if (!(await this.gate.run(() => verifyPassword(current, account.passwordHash)))) {
       await this.limiter.fail(subjects);
+      await this.audit.record(actor, { action: 'account.password_change_failed', target });
       throw invalidRequest("Invalid current_password: it is not the account's password");
     }
     const hash = await this.gate.run(() => hashPassword(next));
     await this.store.accounts.setPasswordHash(account.id, hash, active.session.idHash);
+    // The hashes are not recorded, only that it changed and that other sessions ended.
+    await this.audit.record(actor, {
+      action: 'account.password_change',
+      target,
+      after: { other_sessions_ended: true },
+    });
   }
 
   async signInAdmin(adminKey: string, client: string): Promise<OpenSession> {
@@ -133,9 +171,25 @@ export class AccountService {
     });
     if (key?.role !== 'admin') {
       await this.limiter.fail(subjects);
+      // Never the key that was tried: it may be a real key mistyped, or another secret pasted.
+      await this.audit.record(
+        { id: key ? `key:${key.id}` : ANONYMOUS, address: client },
+        {
+          action: 'session.sign_in_failed',
+          after: { method: 'admin_key', reason: key ? 'not an admin key' : 'invalid key' },
+        },
+      );
       throw authenticationFailed('Sign-in failed: that is not an admin key');
     }
-    return this.openSession(undefined, key.id);
+    const opened = await this.openSession(undefined, key.id);
+    await this.audit.record(
+      { id: `key:${key.id}`, address: client },
+      {
+        action: 'session.sign_in',
+        after: { method: 'admin_key', expires_at: new Date(opened.session.expiresAt).toISOString() },
+      },
+    );
+    return opened;
   }
 
   /**
@@ -154,12 +208,34 @@ export class AccountService {
     const ok = await this.gate.run(() => verifyPassword(password, stored));
     if (!found || !ok) {
       await this.limiter.fail(subjects);
+      await this.audit.record(
+        { id: ANONYMOUS, address: client },
+        {
+          action: 'session.sign_in_failed',
+          target: found ? `account:${found.id}` : `email:${email}`,
+          after: { method: 'password', reason: found ? 'wrong password' : 'unknown email' },
+        },
+      );
       throw authenticationFailed('Sign-in failed: wrong email or password');
     }
-    if (found.disabledAt !== undefined) throw keyRevoked('Sign-in failed: this account is disabled');
+    const actor = { id: `account:${found.id}`, address: client };
+    if (found.disabledAt !== undefined) {
+      await this.audit.record(actor, {
+        action: 'session.sign_in_failed',
+        target: `account:${found.id}`,
+        after: { method: 'password', reason: 'account disabled' },
+      });
+      throw keyRevoked('Sign-in failed: this account is disabled');
+    }
     await this.limiter.succeed([account, pair]);
     if (needsRehash(stored)) await this.upgradeHash(found.id, stored, password);
-    return this.openSession(found.id, undefined);
+    const opened = await this.openSession(found.id, undefined);
+    await this.audit.record(actor, {
+      action: 'session.sign_in',
+      target: `account:${found.id}`,
+      after: { method: 'password', expires_at: new Date(opened.session.expiresAt).toISOString() },
+    });
+    return opened;
   }
 
   /** A hash made with older parameters is replaced by one with today's, now that the password is known. */
@@ -174,7 +250,9 @@ export class AccountService {
     const session = await this.store.accounts.getSession(hashToken(token), this.now());
     if (!session) return undefined;
     if (session.accountId === undefined) {
-      return (await this.adminKeyActive(session.adminKeyId)) ? { session, principal: { kind: 'admin' } } : undefined;
+      return (await this.adminKeyActive(session.adminKeyId))
+        ? { session, principal: { kind: 'admin', keyId: session.adminKeyId } }
+        : undefined;
     }
     const account = await this.store.accounts.getAccount(session.accountId);
     if (!account || account.disabledAt !== undefined) return undefined;
@@ -188,8 +266,9 @@ export class AccountService {
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
-  async signOut(session: SessionRecord): Promise<void> {
-    await this.store.accounts.deleteSession(session.idHash);
+  async signOut(active: ActiveSession, address?: string): Promise<void> {
+    await this.store.accounts.deleteSession(active.session.idHash);
+    await this.audit.record({ id: actorId(active.principal), address }, { action: 'session.sign_out' });
   }
 
   /** The configured admin key (id `admin`) lasts as long as the configuration; a stored one until revoked. */

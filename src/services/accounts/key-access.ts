@@ -2,9 +2,10 @@ import type { KeyLimits } from '../../config/schema.js';
 import { forbidden, invalidRequest, notFound } from '../../errors/errors.js';
 import type { DailyUsageRow } from '../../stores/accounts.js';
 import type { Endpoint, KeyRecord, Store } from '../../stores/types.js';
+import type { KeyAdmin } from '../keys/key-admin.js';
 import { type KeyService, type KeyView, toKeyView } from '../keys/key-service.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
-import type { Principal } from './principal.js';
+import { actorId, type Principal } from './principal.js';
 
 export interface ConsoleKeyView extends KeyView {
   status: 'active' | 'revoked';
@@ -26,6 +27,7 @@ export class KeyAccess {
   constructor(
     private readonly store: Store,
     private readonly keys: KeyService,
+    private readonly admin: KeyAdmin,
     private readonly usage: UsageRecorder,
     private readonly defaults: KeyLimits,
   ) {}
@@ -49,7 +51,12 @@ export class KeyAccess {
     }));
   }
 
-  async create(principal: Principal, input: NewConsoleKey): Promise<{ key: string; view: ConsoleKeyView }> {
+  /** `address`: the client's, for the audit log. */
+  async create(
+    principal: Principal,
+    input: NewConsoleKey,
+    address?: string,
+  ): Promise<{ key: string; view: ConsoleKeyView }> {
     let owner: string | undefined;
     if (principal.kind === 'account') {
       if (input.accountId !== undefined && input.accountId !== principal.account.id) {
@@ -64,8 +71,10 @@ export class KeyAccess {
       owner = account.id;
     }
     const limits = input.limits && this.limitsFor(principal, input.limits);
-    const { key, record } = await this.keys.create({ name: input.name, endpoints: input.endpoints, limits });
-    if (owner) await this.store.accounts.setKeyOwner(record.id, owner);
+    const { key, record } = await this.admin.create(
+      { id: actorId(principal), address },
+      { name: input.name, endpoints: input.endpoints, limits, accountId: owner },
+    );
     const view: ConsoleKeyView = {
       ...toKeyView(record),
       status: 'active',
@@ -75,11 +84,11 @@ export class KeyAccess {
     return { key, view };
   }
 
-  async revoke(principal: Principal, id: string): Promise<void> {
+  async revoke(principal: Principal, id: string, address?: string): Promise<void> {
     const visible = await this.visibleKeys(principal);
     // Another holder's key answers like a missing one: its existence is not theirs to learn.
     if (!visible.some((k) => k.key.id === id)) throw notFound(`API key ${id} does not exist`);
-    await this.keys.revoke(id);
+    await this.admin.revoke({ id: actorId(principal), address }, id);
   }
 
   async daily(principal: Principal, since: number): Promise<{ keys: ConsoleKeyView[]; rows: DailyUsageRow[] }> {

@@ -1,7 +1,14 @@
 import type { AccountRecord } from '../../stores/accounts.js';
 
-/** Who a console session acts for: the admin sees everything, an account holder only their own. */
-export type Principal = { kind: 'admin' } | { kind: 'account'; account: AccountRecord };
+/**
+ * Who a console session acts for: the admin sees everything, an account holder only their own.
+ * The admin's `keyId` is the admin key the session was opened with (`admin` for the configured one).
+ */
+export type Principal = { kind: 'admin'; keyId?: string | undefined } | { kind: 'account'; account: AccountRecord };
+
+/** The audit log's actor for a principal: the admin key behind an admin session, or the account. */
+export const actorId = (p: Principal): string =>
+  p.kind === 'admin' ? `key:${p.keyId ?? 'admin'}` : `account:${p.account.id}`;
 
 export interface AccountView {
   id: string;

@@ -27,14 +27,16 @@ export class PlaygroundTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async issue(principal: Principal): Promise<PlaygroundToken> {
+  /** `address`: the client's, recorded when the key is made. */
+  async issue(principal: Principal, address?: string): Promise<PlaygroundToken> {
     const holder = principal.kind === 'admin' ? null : principal.account.id;
     const existing = (await this.access.list(principal)).find(
       (k) => k.name === PLAYGROUND_KEY_NAME && k.status === 'active' && k.role === 'user' && k.account_id === holder,
     );
     const keyId =
       existing?.id ??
-      (await this.access.create(principal, { name: PLAYGROUND_KEY_NAME, endpoints: ['general', 'coding'] })).view.id;
+      (await this.access.create(principal, { name: PLAYGROUND_KEY_NAME, endpoints: ['general', 'coding'] }, address))
+        .view.id;
     const expiresAt = this.now() + TOKEN_MS;
     const token = await this.keys.signToken(keyId, expiresAt);
     if (token === undefined) throw new Error(`the playground key ${keyId} vanished while a token was made`);

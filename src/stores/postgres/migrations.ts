@@ -124,4 +124,27 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = 
       CREATE UNIQUE INDEX usage_records_journal_id ON usage_records (journal_id);
     `,
   },
+  {
+    // The audit log: appended, never changed (the trigger refuses updates); retention deletes by age.
+    version: 7,
+    sql: `
+      CREATE TABLE audit_log (
+        id BIGSERIAL PRIMARY KEY,
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        address TEXT,
+        action TEXT NOT NULL,
+        target TEXT,
+        before TEXT,
+        after TEXT
+      );
+      CREATE INDEX audit_log_at ON audit_log (at);
+      CREATE INDEX audit_log_actor ON audit_log (actor, id);
+      CREATE INDEX audit_log_action ON audit_log (action, id);
+      CREATE FUNCTION audit_log_frozen() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'audit records cannot be changed'; END $$;
+      CREATE TRIGGER audit_log_frozen BEFORE UPDATE ON audit_log
+      FOR EACH ROW EXECUTE FUNCTION audit_log_frozen();
+    `,
+  },
 ];

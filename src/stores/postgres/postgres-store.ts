@@ -16,6 +16,7 @@ import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { PgDb } from './pg-db.js';
 import { openPgPool } from './pg-pool.js';
 import { PostgresAccounts } from './postgres-accounts.js';
+import { PostgresAudit } from './postgres-audit.js';
 import { PostgresTaskStore } from './postgres-tasks.js';
 import { waitForDatabase } from './wait-for-database.js';
 
@@ -64,6 +65,7 @@ export class PostgresStore implements Store {
   readonly accounts: PostgresAccounts;
   readonly tasks: PostgresTaskStore;
   readonly conversations: PostgresConversations;
+  readonly audit: PostgresAudit;
 
   private constructor(db: PgDb, keyCache: KeyRowCache) {
     this.db = db;
@@ -73,6 +75,7 @@ export class PostgresStore implements Store {
     this.accounts = new PostgresAccounts(db);
     this.tasks = new PostgresTaskStore(db);
     this.conversations = new PostgresConversations(db);
+    this.audit = new PostgresAudit(db);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {

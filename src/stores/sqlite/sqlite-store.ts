@@ -16,6 +16,7 @@ import type { KeyRecord, PurgeOptions, PurgeResult, Store, UsageRecord, UsageTot
 import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
+import { SqliteAudit } from './sqlite-audit.js';
 import { SqliteTaskStore } from './sqlite-tasks.js';
 import { watchWrites } from './watch-writes.js';
 
@@ -64,6 +65,7 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   readonly tasks: SqliteTaskStore;
   readonly conversations: SqliteConversations;
+  readonly audit: SqliteAudit;
   /** Down or full as the last write found it (a full disk: SQLITE_FULL); reads keep working. */
   readonly status = new DependencyStatus('database', 'sqlite');
   private readonly stmts;
@@ -87,6 +89,7 @@ export class SqliteStore implements Store {
     this.accounts = new SqliteAccounts(this.db);
     this.tasks = new SqliteTaskStore(this.db);
     this.conversations = new SqliteConversations(this.db);
+    this.audit = new SqliteAudit(this.db);
     const db = this.db;
     this.stmts = {
       insertKey: db.prepare(
