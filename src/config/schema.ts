@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AgentsConfigSchema } from './agents-schema.js';
+import { BillingConfigSchema, PricesConfigSchema } from './billing-schema.js';
 import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
 import { DatabaseConfigSchema, RedisConfigSchema } from './database-schema.js';
 import { AuditConfigSchema } from './governance-schema.js';
@@ -308,6 +309,8 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     agents: AgentsConfigSchema,
+    billing: BillingConfigSchema,
+    prices: PricesConfigSchema,
     models: Type.Record(
       Type.String(),
       Type.Object({ deployments: Type.Array(Deployment, { minItems: 1 }) }, { additionalProperties: false }),

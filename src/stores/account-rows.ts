@@ -63,6 +63,7 @@ export interface DailyRow {
   errors: number | string;
   prompt_tokens: number | string | null;
   completion_tokens: number | string | null;
+  cost: number | string | null;
 }
 
 export const DAY_MS = 86_400_000;
@@ -75,9 +76,10 @@ export const dailyFromRow = (row: DailyRow): DailyUsageRow => ({
   errors: Number(row.errors),
   promptTokens: Number(row.prompt_tokens ?? 0),
   completionTokens: Number(row.completion_tokens ?? 0),
+  cost: Number(row.cost ?? 0),
 });
 
 /** The daily query's columns after SELECT; `day` is the whole number of days since the epoch. */
 export const DAILY_COLUMNS = `key_id, COALESCE(model, '') AS model, COUNT(*) AS requests,
   SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END) AS errors,
-  SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens`;
+  SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens, SUM(cost) AS cost`;

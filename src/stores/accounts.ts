@@ -38,6 +38,8 @@ export interface DailyUsageRow {
   errors: number;
   promptTokens: number;
   completionTokens: number;
+  /** What the calls cost, in minor units (src/stores/money.ts). */
+  cost: number;
 }
 
 export interface AccountStore {

@@ -18,7 +18,8 @@ export async function openStore(config: Config): Promise<Store> {
       keyCacheTtlMs: db.key_cache_ttl_seconds * 1000,
       keyCacheStaleMs: db.key_cache_stale_seconds * 1000,
       listenCheckMs: db.listen_check_seconds * 1000,
+      timeZone: config.billing.time_zone,
     });
   }
-  return new SqliteStore(path.join(config.data_dir, 'gen-platform.db'));
+  return new SqliteStore(path.join(config.data_dir, 'gen-platform.db'), { timeZone: config.billing.time_zone });
 }

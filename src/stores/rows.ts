@@ -49,6 +49,7 @@ export interface UsageTotalsRow {
   errors: number | string;
   prompt_tokens: number | string | null;
   completion_tokens: number | string | null;
+  cost: number | string | null;
 }
 
 export function totalsFromRows(rows: UsageTotalsRow[]): UsageTotals {
@@ -58,17 +59,20 @@ export function totalsFromRows(rows: UsageTotalsRow[]): UsageTotals {
     promptTokens: 0,
     completionTokens: 0,
     totalTokens: 0,
+    cost: 0,
     byOperation: {},
   };
   for (const row of rows) {
     const requests = Number(row.requests);
     const promptTokens = Number(row.prompt_tokens ?? 0);
     const completionTokens = Number(row.completion_tokens ?? 0);
+    const cost = Number(row.cost ?? 0);
     totals.requests += requests;
+    totals.cost += cost;
     totals.errors += Number(row.errors);
     totals.promptTokens += promptTokens;
     totals.completionTokens += completionTokens;
-    totals.byOperation[row.operation] = { requests, promptTokens, completionTokens };
+    totals.byOperation[row.operation] = { requests, promptTokens, completionTokens, cost };
   }
   totals.totalTokens = totals.promptTokens + totals.completionTokens;
   return totals;
@@ -76,5 +80,5 @@ export function totalsFromRows(rows: UsageTotalsRow[]): UsageTotals {
 
 export const USAGE_TOTALS_SELECT = `SELECT operation, COUNT(*) AS requests,
   SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END) AS errors,
-  SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens
+  SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens, SUM(cost) AS cost
   FROM usage_records`;

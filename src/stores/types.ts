@@ -7,6 +7,7 @@ import type { AccountStore } from './accounts.js';
 import type { AuditStore } from './audit.js';
 import type { ConversationStore } from './conversations.js';
 import type { DependencyStatus } from './dependency-status.js';
+import type { MoneyStore } from './money.js';
 import type { TaskStore } from './tasks.js';
 
 export type Endpoint = 'general' | 'coding';
@@ -37,6 +38,14 @@ export interface UsageRecord {
   status: number;
   latencyMs: number;
   createdAt: number;
+  /** Of the prompt tokens, those the engine served from its prompt cache. */
+  cachedTokens?: number | undefined;
+  /** What the call cost, in minor units (src/stores/money.ts), at the prices in force when it started. */
+  cost?: number | undefined;
+  /** The account that pays it (the key's holder; `admin` for the admin's keys). */
+  accountId?: string | undefined;
+  /** The call's reservation, settled (released, its cost billed) when the record is written. */
+  reservationId?: string | undefined;
   /**
    * The record's id in the usage journal it came through (services/usage/); a record whose id
    * the store already holds is not written again, so replaying a journal never counts twice.
@@ -50,8 +59,10 @@ export interface UsageTotals {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** What the calls cost, in minor units. */
+  cost: number;
   /** Per operation, the same figures. */
-  byOperation: Record<string, { requests: number; promptTokens: number; completionTokens: number }>;
+  byOperation: Record<string, { requests: number; promptTokens: number; completionTokens: number; cost: number }>;
 }
 
 export interface UsageWindow {
@@ -67,6 +78,8 @@ export interface Store {
   readonly tasks: TaskStore;
   /** The audit log of administrative acts (append-only; src/stores/audit.ts). */
   readonly audit: AuditStore;
+  /** Balances, ledger, budgets, reservations, edited prices and redemption codes (src/stores/money.ts). */
+  readonly money: MoneyStore;
 
   createKey(key: KeyRecord): Promise<void>;
   getKey(id: string): Promise<KeyRecord | undefined>;
@@ -74,7 +87,11 @@ export interface Store {
   /** Marks the key revoked; false when no such key exists. Revoking twice keeps the first time. */
   revokeKey(id: string, at: number): Promise<boolean>;
 
-  /** Writes usage records, all or none; those whose `journalId` is already stored are skipped. */
+  /**
+   * Writes usage records, all or none; those whose `journalId` is already stored are skipped. A
+   * record written settles its money in the same transaction: its reservation is released and its
+   * cost debited from its account, with a ledger entry and the spend of its key and account.
+   */
   recordUsage(records: UsageRecord[]): Promise<void>;
   usageTotals(keyId: string, since?: number): Promise<UsageTotals>;
   usageWindow(keyId: string, since: number): Promise<UsageWindow>;

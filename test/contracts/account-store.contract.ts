@@ -170,7 +170,7 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
     it('sums usage per UTC day, key and model, and tells when each key was last used', async () => {
       const t0 = 20_000 * DAY;
       await f.store.recordUsage([
-        usage('u1', t0 + 5, 'gen-4.6'),
+        { ...usage('u1', t0 + 5, 'gen-4.6'), cost: 1_500 },
         usage('u1', t0 + 6, 'gen-4.6', 500),
         usage('u1', t0 + 7, undefined),
         usage('u1', t0 + DAY + 1, 'gen-4.6'),
@@ -180,10 +180,37 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
       ]);
       const rows = await s.dailyUsage(['u1', 'u2'], t0);
       expect(rows).toEqual([
-        { day: t0, keyId: 'u1', model: '', requests: 1, errors: 0, promptTokens: 10, completionTokens: 5 },
-        { day: t0, keyId: 'u1', model: 'gen-4.6', requests: 2, errors: 1, promptTokens: 20, completionTokens: 10 },
-        { day: t0, keyId: 'u2', model: 'gen-4.6', requests: 1, errors: 0, promptTokens: 10, completionTokens: 5 },
-        { day: t0 + DAY, keyId: 'u1', model: 'gen-4.6', requests: 1, errors: 0, promptTokens: 10, completionTokens: 5 },
+        { day: t0, keyId: 'u1', model: '', requests: 1, errors: 0, promptTokens: 10, completionTokens: 5, cost: 0 },
+        {
+          day: t0,
+          keyId: 'u1',
+          model: 'gen-4.6',
+          requests: 2,
+          errors: 1,
+          promptTokens: 20,
+          completionTokens: 10,
+          cost: 1_500,
+        },
+        {
+          day: t0,
+          keyId: 'u2',
+          model: 'gen-4.6',
+          requests: 1,
+          errors: 0,
+          promptTokens: 10,
+          completionTokens: 5,
+          cost: 0,
+        },
+        {
+          day: t0 + DAY,
+          keyId: 'u1',
+          model: 'gen-4.6',
+          requests: 1,
+          errors: 0,
+          promptTokens: 10,
+          completionTokens: 5,
+          cost: 0,
+        },
       ]);
       expect(await s.dailyUsage([], 0)).toEqual([]);
       expect(await s.lastUsed(['u1', 'u2', 'never'])).toEqual(

@@ -116,13 +116,25 @@ export function runStoreContract(label: string, setup: () => Promise<StoreFixtur
         usage(id, 10_000),
         usage(id, 11_000, { status: 400, promptTokens: 0, completionTokens: 0 }),
       ]);
-      await s.recordUsage([usage(id, 12_000, { operation: 'tokenizer', completionTokens: 0 })]);
+      await s.recordUsage([usage(id, 12_000, { operation: 'tokenizer', completionTokens: 0, cost: 7 })]);
       await s.recordUsage([usage('3'.repeat(32), 12_000)]);
       await s.recordUsage([]);
       const all = await s.usageTotals(id);
-      expect(all).toMatchObject({ requests: 3, errors: 1, promptTokens: 20, completionTokens: 5, totalTokens: 25 });
-      expect(all.byOperation['chat.completions']).toEqual({ requests: 2, promptTokens: 10, completionTokens: 5 });
-      expect(all.byOperation['tokenizer']).toEqual({ requests: 1, promptTokens: 10, completionTokens: 0 });
+      expect(all).toMatchObject({
+        requests: 3,
+        errors: 1,
+        promptTokens: 20,
+        completionTokens: 5,
+        totalTokens: 25,
+        cost: 7,
+      });
+      expect(all.byOperation['chat.completions']).toEqual({
+        requests: 2,
+        promptTokens: 10,
+        completionTokens: 5,
+        cost: 0,
+      });
+      expect(all.byOperation['tokenizer']).toEqual({ requests: 1, promptTokens: 10, completionTokens: 0, cost: 7 });
       expect((await s.usageTotals(id, 11_500)).requests).toBe(1);
       expect(await s.usageTotals('4'.repeat(32))).toMatchObject({ requests: 0, totalTokens: 0, byOperation: {} });
     });

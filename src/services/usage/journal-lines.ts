@@ -2,10 +2,15 @@ import type { UsageRecord } from '../../stores/types.js';
 
 /**
  * A usage record as one line of a journal: a JSON array in a fixed order (no key names: a line is
- * written for every reply). Reading skips what is not a whole, valid line: the last line of a
- * process killed in the middle of a write.
+ * written for every reply). A record that moves money carries four more fields: its cached tokens,
+ * cost, account and reservation; lines of ten fields (journals written before) still read. Reading
+ * skips what is not a whole, valid line: the last line of a process killed in the middle of a write.
  */
 export function encodeRecord(r: UsageRecord): string {
+  const money =
+    r.cost === undefined && r.reservationId === undefined && r.cachedTokens === undefined
+      ? []
+      : [r.cachedTokens ?? 0, r.cost ?? 0, r.accountId ?? null, r.reservationId ?? null];
   return `${JSON.stringify([
     r.journalId,
     r.keyId,
@@ -17,6 +22,7 @@ export function encodeRecord(r: UsageRecord): string {
     r.status,
     r.latencyMs,
     r.createdAt,
+    ...money,
   ])}\n`;
 }
 
@@ -45,13 +51,19 @@ function decodeLine(line: string): UsageRecord | undefined {
   } catch {
     return undefined; // a torn line: the write it belonged to never finished, so no reply waited on it
   }
-  if (!Array.isArray(v) || v.length !== 10) return undefined;
+  if (!Array.isArray(v) || (v.length !== 10 && v.length !== 14)) return undefined;
   const [journalId, keyId, operation, model, requestId, prompt, completion, status, latency, createdAt] = v;
+  const [cached = 0, cost = 0, accountId = null, reservationId = null] = v.slice(10);
   const texts = [journalId, keyId, operation].every((x) => typeof x === 'string');
-  const optional = [model, requestId].every((x) => x === null || typeof x === 'string');
-  const numbers = [prompt, completion, status, latency, createdAt].every((x) => typeof x === 'number');
-  if (!texts || !optional || !numbers) return undefined;
+  const optional = [model, requestId, accountId, reservationId].every((x) => x === null || typeof x === 'string');
+  const numbers = [prompt, completion, status, latency, createdAt, cached, cost].every((x) => typeof x === 'number');
+  if (!texts || !optional || !numbers || !Number.isSafeInteger(cost) || cost < 0) return undefined;
+  const money =
+    v.length === 14
+      ? { cachedTokens: cached, cost, accountId: accountId ?? undefined, reservationId: reservationId ?? undefined }
+      : {};
   return {
+    ...money,
     journalId,
     keyId,
     operation,

@@ -84,7 +84,8 @@ export class UsageJournal {
   append(record: UsageRecord): Promise<void> | undefined {
     // Fixed width: ids of one process sort in the order they were made, so the store's unique
     // index on them takes each batch at its end rather than across its pages.
-    record.journalId = `${this.owner.tag}.${(++this.seq).toString(36).padStart(8, '0')}`;
+    // A record may come with its id (a task's settlement: whoever records it, it is stored once).
+    record.journalId ??= `${this.owner.tag}.${(++this.seq).toString(36).padStart(8, '0')}`;
     const entry: JournalEntry = { record, segment: undefined };
     if (this.turnWritten) {
       const gathered = this.gathered ?? this.openGathered();

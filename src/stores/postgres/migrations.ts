@@ -147,4 +147,147 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = 
       FOR EACH ROW EXECUTE FUNCTION audit_log_frozen();
     `,
   },
+  {
+    // Money: balances and their ledger, spend per key and account by period, budgets, reservations
+    // of calls in progress (leased, so a dead process's are released), edited prices and redemption
+    // codes; a usage record keeps its cost and cached tokens. money_reserve holds an amount for a
+    // call in one round trip: it locks the account's balance row first, so every reservation of an
+    // account and its keys is checked against the spend and holds committed before it.
+    version: 8,
+    sql: `
+      ALTER TABLE usage_records ADD COLUMN cost BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE usage_records ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE money_balances (
+        account_id TEXT PRIMARY KEY,
+        balance BIGINT NOT NULL,
+        reserved BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE money_ledger (
+        id BIGSERIAL PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        amount BIGINT NOT NULL,
+        balance_after BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        note TEXT NOT NULL,
+        ref TEXT,
+        key_id TEXT,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX money_ledger_account ON money_ledger (account_id, id);
+      CREATE INDEX money_ledger_time ON money_ledger (created_at);
+      CREATE TABLE money_spend (
+        scope TEXT NOT NULL,
+        period TEXT NOT NULL,
+        spent BIGINT NOT NULL,
+        PRIMARY KEY (scope, period)
+      );
+      CREATE TABLE money_budgets (
+        scope TEXT PRIMARY KEY,
+        total BIGINT,
+        daily BIGINT,
+        monthly BIGINT,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE money_reservations (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        amount BIGINT NOT NULL,
+        owner TEXT NOT NULL,
+        lease_until BIGINT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX money_reservations_key ON money_reservations (key_id);
+      CREATE INDEX money_reservations_owner ON money_reservations (owner);
+      CREATE INDEX money_reservations_lease ON money_reservations (lease_until);
+      CREATE TABLE price_overrides (
+        code TEXT PRIMARY KEY,
+        price TEXT,
+        updated_at BIGINT NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+      CREATE TABLE redemption_batches (
+        id TEXT PRIMARY KEY,
+        amount BIGINT NOT NULL,
+        count INTEGER NOT NULL,
+        expires_at BIGINT,
+        note TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE redemption_codes (
+        code_hash TEXT PRIMARY KEY,
+        batch_id TEXT NOT NULL,
+        code_encrypted TEXT NOT NULL,
+        redeemed_by TEXT,
+        redeemed_at BIGINT
+      );
+      CREATE INDEX redemption_codes_batch ON redemption_codes (batch_id);
+
+      CREATE FUNCTION money_now_ms() RETURNS BIGINT LANGUAGE sql VOLATILE AS
+        'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+
+      -- No row: held. One row: what refused it (balance, or a budget's period and scope), the limit and what is used.
+      CREATE FUNCTION money_reserve(
+        p_id TEXT, p_account TEXT, p_key TEXT, p_amount BIGINT, p_owner TEXT, p_lease_ms BIGINT,
+        p_day TEXT, p_month TEXT, p_require_balance BOOLEAN
+      ) RETURNS TABLE (what TEXT, scope TEXT, lim BIGINT, used BIGINT) LANGUAGE plpgsql AS $fn$
+      DECLARE
+        v_balance BIGINT;
+        v_reserved BIGINT;
+        v_held BIGINT;
+        v_spent BIGINT;
+        b RECORD;
+      BEGIN
+        INSERT INTO money_balances (account_id, balance, reserved, updated_at)
+          VALUES (p_account, 0, 0, money_now_ms()) ON CONFLICT (account_id) DO NOTHING;
+        SELECT m.balance, m.reserved INTO v_balance, v_reserved
+          FROM money_balances m WHERE m.account_id = p_account FOR UPDATE;
+        IF p_require_balance AND v_balance - v_reserved < p_amount THEN
+          RETURN QUERY SELECT 'balance'::text, 'account:' || p_account, v_balance, v_reserved;
+          RETURN;
+        END IF;
+        FOR b IN
+          SELECT g.scope, g.total, g.daily, g.monthly FROM money_budgets g
+          WHERE g.scope IN ('account:' || p_account, 'key:' || p_key)
+          ORDER BY g.scope
+        LOOP
+          IF b.scope = 'account:' || p_account THEN
+            v_held := v_reserved;
+          ELSE
+            SELECT COALESCE(SUM(r.amount), 0) INTO v_held FROM money_reservations r WHERE r.key_id = p_key;
+          END IF;
+          IF b.total IS NOT NULL THEN
+            SELECT COALESCE(MAX(s.spent), 0) INTO v_spent FROM money_spend s WHERE s.scope = b.scope AND s.period = 'total';
+            IF v_spent + v_held + p_amount > b.total THEN
+              RETURN QUERY SELECT 'total'::text, b.scope, b.total, v_spent + v_held;
+              RETURN;
+            END IF;
+          END IF;
+          IF b.monthly IS NOT NULL THEN
+            SELECT COALESCE(MAX(s.spent), 0) INTO v_spent FROM money_spend s WHERE s.scope = b.scope AND s.period = 'm:' || p_month;
+            IF v_spent + v_held + p_amount > b.monthly THEN
+              RETURN QUERY SELECT 'monthly'::text, b.scope, b.monthly, v_spent + v_held;
+              RETURN;
+            END IF;
+          END IF;
+          IF b.daily IS NOT NULL THEN
+            SELECT COALESCE(MAX(s.spent), 0) INTO v_spent FROM money_spend s WHERE s.scope = b.scope AND s.period = 'd:' || p_day;
+            IF v_spent + v_held + p_amount > b.daily THEN
+              RETURN QUERY SELECT 'daily'::text, b.scope, b.daily, v_spent + v_held;
+              RETURN;
+            END IF;
+          END IF;
+        END LOOP;
+        UPDATE money_balances SET reserved = reserved + p_amount WHERE account_id = p_account;
+        INSERT INTO money_reservations (id, account_id, key_id, amount, owner, lease_until, created_at)
+          VALUES (p_id, p_account, p_key, p_amount, p_owner, money_now_ms() + p_lease_ms, money_now_ms())
+          ON CONFLICT (id) DO UPDATE SET amount = money_reservations.amount + EXCLUDED.amount,
+            lease_until = EXCLUDED.lease_until;
+      END;
+      $fn$;
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { Calendar } from '../../util/calendar.js';
 import { DependencyStatus } from '../dependency-status.js';
 import {
   type KeyRow,
@@ -8,6 +9,7 @@ import {
   USAGE_TOTALS_SELECT,
   type UsageTotalsRow,
 } from '../rows.js';
+import { movesMoney } from '../settlement.js';
 import type { KeyRecord, PurgeOptions, PurgeResult, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { PostgresConversations } from './conversations.js';
 import { KEY_CHANNEL, KeyChangeListener } from './key-change-listener.js';
@@ -15,8 +17,10 @@ import { KeyRowCache } from './key-row-cache.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { PgDb } from './pg-db.js';
 import { openPgPool } from './pg-pool.js';
+import { inTransaction } from './pg-transaction.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresAudit } from './postgres-audit.js';
+import { PostgresMoney } from './postgres-money.js';
 import { PostgresTaskStore } from './postgres-tasks.js';
 import { waitForDatabase } from './wait-for-database.js';
 
@@ -47,6 +51,8 @@ export interface PostgresStoreOptions {
   listenCheckMs?: number;
   /** An idle pooled connection failed (e.g. the server restarted); the pool replaces it. */
   onIdleError?: (err: Error) => void;
+  /** `billing.time_zone`: the calendar of per-day and per-month spend. */
+  timeZone?: string | undefined;
 }
 
 /**
@@ -66,8 +72,9 @@ export class PostgresStore implements Store {
   readonly tasks: PostgresTaskStore;
   readonly conversations: PostgresConversations;
   readonly audit: PostgresAudit;
+  readonly money: PostgresMoney;
 
-  private constructor(db: PgDb, keyCache: KeyRowCache) {
+  private constructor(db: PgDb, keyCache: KeyRowCache, calendar: Calendar) {
     this.db = db;
     this.pool = db.pool;
     this.status = db.status;
@@ -76,6 +83,7 @@ export class PostgresStore implements Store {
     this.tasks = new PostgresTaskStore(db);
     this.conversations = new PostgresConversations(db);
     this.audit = new PostgresAudit(db);
+    this.money = new PostgresMoney(db, calendar);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
@@ -98,7 +106,7 @@ export class PostgresStore implements Store {
       staleMs: options.keyCacheStaleMs ?? 300_000,
       databaseDown: () => status.current.state === 'down',
     });
-    const store = new PostgresStore(db, cache);
+    const store = new PostgresStore(db, cache, new Calendar(options.timeZone ?? 'UTC'));
     try {
       await waitForDatabase(pool, options.startupWaitMs ?? 30_000, (cause) =>
         process.emitWarning(`Waiting for PostgreSQL (${cause}); retrying`),
@@ -205,25 +213,25 @@ export class PostgresStore implements Store {
 
   async recordUsage(records: UsageRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const column = <T>(pick: (r: UsageRecord) => T) => records.map(pick);
-    await this.db.query(
-      `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at, journal_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bigint[], $10::text[])
-       ON CONFLICT (journal_id) DO NOTHING`,
-      [
-        column((r) => r.keyId),
-        column((r) => r.operation),
-        column((r) => r.model ?? null),
-        column((r) => r.requestId ?? null),
-        column((r) => r.promptTokens),
-        column((r) => r.completionTokens),
-        column((r) => r.status),
-        column((r) => r.latencyMs),
-        column((r) => r.createdAt),
-        column((r) => r.journalId ?? null),
-      ],
-      // With a journal id on every record, the unique column makes a second run write nothing more.
-      { idempotent: records.every((r) => r.journalId !== undefined) },
+    // With a journal id on every record, the unique column makes a second run write nothing more.
+    const idempotent = records.every((r) => r.journalId !== undefined);
+    if (!records.some(movesMoney)) {
+      await this.db.query(USAGE_INSERT, usageColumns(records), { idempotent });
+      return;
+    }
+    // Records that move money settle it in the same transaction, only those this run wrote.
+    await inTransaction(
+      this.db,
+      async (client) => {
+        const { rows } = await client.query<{ journal_id: string | null }>(
+          `${USAGE_INSERT} RETURNING journal_id`,
+          usageColumns(records),
+        );
+        const inserted = new Set(rows.map((r) => r.journal_id));
+        const written = records.filter((r) => r.journalId === undefined || inserted.has(r.journalId));
+        await this.money.settleIn(client, written);
+      },
+      { idempotent },
     );
   }
 
@@ -289,4 +297,26 @@ export class PostgresStore implements Store {
     await this.listener?.close();
     await this.pool.end();
   }
+}
+
+const USAGE_INSERT = `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at, journal_id, cost, cached_tokens)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bigint[], $10::text[], $11::bigint[], $12::int[])
+  ON CONFLICT (journal_id) DO NOTHING`;
+
+function usageColumns(records: UsageRecord[]): unknown[] {
+  const column = <T>(pick: (r: UsageRecord) => T) => records.map(pick);
+  return [
+    column((r) => r.keyId),
+    column((r) => r.operation),
+    column((r) => r.model ?? null),
+    column((r) => r.requestId ?? null),
+    column((r) => r.promptTokens),
+    column((r) => r.completionTokens),
+    column((r) => r.status),
+    column((r) => r.latencyMs),
+    column((r) => r.createdAt),
+    column((r) => r.journalId ?? null),
+    column((r) => r.cost ?? 0),
+    column((r) => r.cachedTokens ?? 0),
+  ];
 }

@@ -145,4 +145,69 @@ export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
       BEGIN SELECT RAISE(ABORT, 'audit records cannot be changed'); END;
     `,
   },
+  {
+    // Money: balances and their ledger, spend per key and account by period, budgets, edited prices
+    // and redemption codes; a usage record keeps its cost and cached tokens. SQLite serves one
+    // process: reservations of calls in progress live in it (src/stores/sqlite/sqlite-money.ts).
+    version: 8,
+    sql: `
+      ALTER TABLE usage_records ADD COLUMN cost INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE usage_records ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE money_balances (
+        account_id TEXT PRIMARY KEY,
+        balance INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE money_ledger (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        balance_after INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        note TEXT NOT NULL,
+        ref TEXT,
+        key_id TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX money_ledger_account ON money_ledger (account_id, id);
+      CREATE INDEX money_ledger_time ON money_ledger (created_at);
+      CREATE TABLE money_spend (
+        scope TEXT NOT NULL,
+        period TEXT NOT NULL,
+        spent INTEGER NOT NULL,
+        PRIMARY KEY (scope, period)
+      ) WITHOUT ROWID;
+      CREATE TABLE money_budgets (
+        scope TEXT PRIMARY KEY,
+        total INTEGER,
+        daily INTEGER,
+        monthly INTEGER,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE price_overrides (
+        code TEXT PRIMARY KEY,
+        price TEXT,
+        updated_at INTEGER NOT NULL,
+        updated_by TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE redemption_batches (
+        id TEXT PRIMARY KEY,
+        amount INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        expires_at INTEGER,
+        note TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE redemption_codes (
+        code_hash TEXT PRIMARY KEY,
+        batch_id TEXT NOT NULL,
+        code_encrypted TEXT NOT NULL,
+        redeemed_by TEXT,
+        redeemed_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX redemption_codes_batch ON redemption_codes (batch_id);
+    `,
+  },
 ];

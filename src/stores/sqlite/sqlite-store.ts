@@ -1,6 +1,7 @@
 import { statfsSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { Calendar } from '../../util/calendar.js';
 import { openSqliteFile } from '../../util/sqlite/driver.js';
 import { DependencyStatus } from '../dependency-status.js';
 import { StoreUnavailableError } from '../faults.js';
@@ -17,6 +18,7 @@ import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteAudit } from './sqlite-audit.js';
+import { SqliteMoney } from './sqlite-money.js';
 import { SqliteTaskStore } from './sqlite-tasks.js';
 import { watchWrites } from './watch-writes.js';
 
@@ -66,6 +68,7 @@ export class SqliteStore implements Store {
   readonly tasks: SqliteTaskStore;
   readonly conversations: SqliteConversations;
   readonly audit: SqliteAudit;
+  readonly money: SqliteMoney;
   /** Down or full as the last write found it (a full disk: SQLITE_FULL); reads keep working. */
   readonly status = new DependencyStatus('database', 'sqlite');
   private readonly stmts;
@@ -79,7 +82,11 @@ export class SqliteStore implements Store {
   /** When data_version was last read (performance.now()), so that a burst of requests reads it once. */
   private keyVersionReadAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    /** `billing.time_zone`: the calendar of per-day and per-month spend. */
+    options: { timeZone?: string } = {},
+  ) {
     this.db = openSqliteFile(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
@@ -90,6 +97,7 @@ export class SqliteStore implements Store {
     this.tasks = new SqliteTaskStore(this.db);
     this.conversations = new SqliteConversations(this.db);
     this.audit = new SqliteAudit(this.db);
+    this.money = new SqliteMoney(this.db, new Calendar(options.timeZone ?? 'UTC'));
     const db = this.db;
     this.stmts = {
       insertKey: db.prepare(
@@ -101,8 +109,8 @@ export class SqliteStore implements Store {
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
       revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
       insertUsage: db.prepare(
-        `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at, journal_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (journal_id) DO NOTHING`,
+        `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at, journal_id, cost, cached_tokens)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (journal_id) DO NOTHING`,
       ),
       totals: db.prepare(`${USAGE_TOTALS_SELECT} WHERE key_id = ? AND created_at >= ? GROUP BY operation`),
       window: db.prepare(
@@ -163,10 +171,12 @@ export class SqliteStore implements Store {
     this.insertUsage(records);
   }
 
-  private readonly insertUsage = (records: UsageRecord[]) =>
-    this.db.transaction(() => {
+  /** One transaction: the records, and the money of those it wrote (a record stored before is skipped). */
+  private readonly insertUsage = (records: UsageRecord[]) => {
+    const released = this.db.transaction(() => {
+      const written: UsageRecord[] = [];
       for (const r of records) {
-        this.stmts.insertUsage.run(
+        const { changes } = this.stmts.insertUsage.run(
           r.keyId,
           r.operation,
           r.model ?? null,
@@ -177,9 +187,15 @@ export class SqliteStore implements Store {
           r.latencyMs,
           r.createdAt,
           r.journalId ?? null,
+          r.cost ?? 0,
+          r.cachedTokens ?? 0,
         );
+        if (changes > 0) written.push(r);
       }
+      return this.money.settle(written);
     })();
+    released();
+  };
 
   async usageTotals(keyId: string, since = 0): Promise<UsageTotals> {
     return totalsFromRows(this.stmts.totals.all(keyId, since) as UsageTotalsRow[]);

@@ -48,6 +48,17 @@ describe('journal lines', () => {
     expect(records).toEqual([r, { ...r, journalId: 'abc.2', model: undefined }]);
     expect(skipped).toBe(1);
   });
+
+  it('round-trip the money of a record, and read lines written without it', () => {
+    const r = { ...record('k', 7, undefined), journalId: 'abc.3' };
+    const priced = { ...r, cachedTokens: 3, cost: 1_234, accountId: 'acct', reservationId: 'res-1' };
+    const free = { ...r, cost: 0 };
+    const { records } = decodeLines(encodeRecord(priced) + encodeRecord(free) + encodeRecord(r));
+    expect(records).toEqual([priced, { ...free, cachedTokens: 0, accountId: undefined, reservationId: undefined }, r]);
+    // A cost that is not a whole amount is not a record.
+    const bad = encodeRecord(priced).replace('1234', '1.5');
+    expect(decodeLines(bad)).toEqual({ records: [], skipped: 1 });
+  });
 });
 
 describe('UsageJournal', () => {

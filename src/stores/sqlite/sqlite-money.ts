@@ -1,0 +1,326 @@
+import type Database from 'better-sqlite3';
+import type { Calendar } from '../../util/calendar.js';
+import {
+  accountScope,
+  type Balance,
+  type Budget,
+  type CodeBatch,
+  keyScope,
+  type LedgerEntry,
+  type LedgerQuery,
+  type MoneyStore,
+  type MoveResult,
+  type NewMovement,
+  type Periods,
+  type PriceOverride,
+  type RedeemResult,
+  type RedemptionCode,
+  type Refusal,
+  type ReservationRequest,
+  type Spend,
+  type SpendScope,
+} from '../money.js';
+import {
+  BATCHES_SELECT,
+  type BatchRow,
+  type BudgetRow,
+  batchFromRow,
+  budgetFromRow,
+  budgetRefusal,
+  type CodeRow,
+  codeFromRow,
+  LEDGER_INSERT_COLUMNS,
+  type LedgerRow,
+  ledgerFromRow,
+  ledgerWhere,
+  overrideFromRow,
+  type PriceOverrideRow,
+} from '../money-rows.js';
+import { movesMoney, planSettlement } from '../settlement.js';
+import type { UsageRecord } from '../types.js';
+
+interface Hold {
+  accountId: string;
+  keyId: string;
+  amount: number;
+  owner: string;
+  leaseUntil: number;
+}
+
+/**
+ * Money on SQLite. SQLite serves one server process (docs/deployment.md), so reservations of calls
+ * in progress are held in that process: checks against them are exact, and a process that dies
+ * takes its reservations with it (the usage journal, replayed at the next start, bills what its
+ * calls cost). Balances, ledger, spend and budgets are in the database, written in transactions.
+ */
+export class SqliteMoney implements MoneyStore {
+  private readonly holds = new Map<string, Hold>();
+  private readonly byAccount = new Map<string, number>();
+  private readonly byKey = new Map<string, number>();
+  private readonly stmts;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly calendar: Calendar,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.stmts = {
+      balance: db.prepare('SELECT balance FROM money_balances WHERE account_id = ?').pluck(),
+      setBalance: db.prepare(
+        `INSERT INTO money_balances (account_id, balance, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (account_id) DO UPDATE SET balance = excluded.balance, updated_at = excluded.updated_at`,
+      ),
+      ledgerInsert: db.prepare(
+        `INSERT INTO money_ledger (${LEDGER_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      ),
+      ledgerSum: db.prepare('SELECT COALESCE(SUM(amount), 0) FROM money_ledger WHERE account_id = ?').pluck(),
+      budgets: db.prepare('SELECT scope, total, daily, monthly FROM money_budgets'),
+      budgetsOf: db.prepare(
+        'SELECT scope, total, daily, monthly FROM money_budgets WHERE scope IN (?, ?) ORDER BY scope',
+      ),
+      setBudget: db.prepare(
+        `INSERT INTO money_budgets (scope, total, daily, monthly, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (scope) DO UPDATE SET total = excluded.total, daily = excluded.daily,
+           monthly = excluded.monthly, updated_at = excluded.updated_at`,
+      ),
+      deleteBudget: db.prepare('DELETE FROM money_budgets WHERE scope = ?'),
+      spent: db.prepare('SELECT spent FROM money_spend WHERE scope = ? AND period = ?').pluck(),
+      addSpend: db.prepare(
+        `INSERT INTO money_spend (scope, period, spent) VALUES (?, ?, ?)
+         ON CONFLICT (scope, period) DO UPDATE SET spent = spent + excluded.spent`,
+      ),
+      overrides: db.prepare('SELECT * FROM price_overrides ORDER BY code'),
+      setOverride: db.prepare(
+        `INSERT INTO price_overrides (code, price, updated_at, updated_by) VALUES (?, ?, ?, ?)
+         ON CONFLICT (code) DO UPDATE SET price = excluded.price, updated_at = excluded.updated_at,
+           updated_by = excluded.updated_by`,
+      ),
+      deleteOverride: db.prepare('DELETE FROM price_overrides WHERE code = ?'),
+      insertBatch: db.prepare(
+        `INSERT INTO redemption_batches (id, amount, count, expires_at, note, created_by, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertCode: db.prepare('INSERT INTO redemption_codes (code_hash, batch_id, code_encrypted) VALUES (?, ?, ?)'),
+      batches: db.prepare(`${BATCHES_SELECT} ORDER BY b.created_at DESC, b.id`),
+      batch: db.prepare(`${BATCHES_SELECT} WHERE b.id = ?`),
+      codes: db.prepare('SELECT * FROM redemption_codes WHERE batch_id = ? ORDER BY code_hash'),
+      code: db.prepare('SELECT * FROM redemption_codes WHERE code_hash = ?'),
+      markRedeemed: db.prepare(
+        'UPDATE redemption_codes SET redeemed_by = ?, redeemed_at = ? WHERE code_hash = ? AND redeemed_by IS NULL',
+      ),
+    };
+  }
+
+  async balance(accountId: string): Promise<Balance> {
+    return { balance: this.balanceOf(accountId), reserved: this.byAccount.get(accountId) ?? 0 };
+  }
+
+  private balanceOf(accountId: string): number {
+    return (this.stmts.balance.get(accountId) as number | undefined) ?? 0;
+  }
+
+  async move(m: NewMovement): Promise<MoveResult> {
+    return this.db
+      .transaction((): MoveResult => {
+        const balance = this.balanceOf(m.accountId);
+        const reserved = this.byAccount.get(m.accountId) ?? 0;
+        if (m.covered && m.amount < 0 && balance - reserved + m.amount < 0) {
+          return { ok: false, balance: { balance, reserved } };
+        }
+        return { ok: true, entry: this.writeMovement(m, balance) };
+      })
+      .immediate();
+  }
+
+  /** Inside a transaction: the new balance and its ledger entry. */
+  private writeMovement(m: Omit<NewMovement, 'covered'>, before: number): LedgerEntry {
+    const after = before + m.amount;
+    this.stmts.setBalance.run(m.accountId, after, m.at);
+    const row = this.stmts.ledgerInsert.get(
+      m.accountId,
+      m.amount,
+      after,
+      m.kind,
+      m.actor,
+      m.note,
+      m.ref ?? null,
+      null,
+      m.at,
+    ) as LedgerRow;
+    return ledgerFromRow(row);
+  }
+
+  async ledger(query: LedgerQuery): Promise<LedgerEntry[]> {
+    const where = ledgerWhere(query, () => '?');
+    const rows = this.db
+      .prepare(`SELECT * FROM money_ledger ${where.sql} ORDER BY id DESC LIMIT ?`)
+      .all(...where.params, query.limit) as LedgerRow[];
+    return rows.map(ledgerFromRow);
+  }
+
+  async ledgerSum(accountId: string): Promise<number> {
+    return this.stmts.ledgerSum.get(accountId) as number;
+  }
+
+  async budgets(): Promise<Map<SpendScope, Budget>> {
+    const rows = this.stmts.budgets.all() as BudgetRow[];
+    return new Map(rows.map((r) => [r.scope as SpendScope, budgetFromRow(r)]));
+  }
+
+  async setBudget(scope: SpendScope, budget: Budget | undefined, at: number): Promise<void> {
+    if (budget === undefined || Object.values(budget).every((v) => v === undefined)) {
+      this.stmts.deleteBudget.run(scope);
+      return;
+    }
+    this.stmts.setBudget.run(scope, budget.total ?? null, budget.daily ?? null, budget.monthly ?? null, at);
+  }
+
+  async spendOf(scopes: SpendScope[], periods: Periods): Promise<Map<SpendScope, Spend>> {
+    return new Map(scopes.map((scope) => [scope, this.spendNow(scope, periods)]));
+  }
+
+  private spendNow(scope: SpendScope, periods: Periods): Spend {
+    const spent = (period: string) => (this.stmts.spent.get(scope, period) as number | undefined) ?? 0;
+    return { total: spent('total'), day: spent(`d:${periods.day}`), month: spent(`m:${periods.month}`) };
+  }
+
+  async reserve(r: ReservationRequest): Promise<Refusal | undefined> {
+    const account = accountScope(r.accountId);
+    const held = this.byAccount.get(r.accountId) ?? 0;
+    if (r.requireBalance) {
+      const balance = this.balanceOf(r.accountId);
+      if (balance - held < r.amount) return { what: 'balance', scope: account, limit: balance, used: held };
+    }
+    for (const row of this.stmts.budgetsOf.all(account, keyScope(r.keyId)) as BudgetRow[]) {
+      const scope = row.scope as SpendScope;
+      const scopeHeld = scope === account ? held : (this.byKey.get(r.keyId) ?? 0);
+      const refusal = budgetRefusal(scope, budgetFromRow(row), this.spendNow(scope, r.periods), scopeHeld, r.amount);
+      if (refusal) return refusal;
+    }
+    const leaseUntil = this.now() + r.leaseMs;
+    const hold = this.holds.get(r.id);
+    if (hold) {
+      hold.amount += r.amount;
+      hold.leaseUntil = leaseUntil;
+    } else {
+      this.holds.set(r.id, { accountId: r.accountId, keyId: r.keyId, amount: r.amount, owner: r.owner, leaseUntil });
+    }
+    this.add(r.accountId, r.keyId, r.amount);
+    return undefined;
+  }
+
+  private add(accountId: string, keyId: string, amount: number): void {
+    const account = (this.byAccount.get(accountId) ?? 0) + amount;
+    const key = (this.byKey.get(keyId) ?? 0) + amount;
+    if (account === 0) this.byAccount.delete(accountId);
+    else this.byAccount.set(accountId, account);
+    if (key === 0) this.byKey.delete(keyId);
+    else this.byKey.set(keyId, key);
+  }
+
+  async release(id: string, amount?: number): Promise<void> {
+    this.releaseHold(id, amount);
+  }
+
+  private releaseHold(id: string, amount?: number): void {
+    const hold = this.holds.get(id);
+    if (!hold) return;
+    const part = amount === undefined ? hold.amount : Math.min(Math.max(0, amount), hold.amount);
+    hold.amount -= part;
+    this.add(hold.accountId, hold.keyId, -part);
+    if (amount === undefined) this.holds.delete(id);
+  }
+
+  async renewLeases(owner: string, leaseMs: number): Promise<void> {
+    const until = this.now() + leaseMs;
+    for (const hold of this.holds.values()) if (hold.owner === owner) hold.leaseUntil = until;
+  }
+
+  async releaseExpired(): Promise<number> {
+    const now = this.now();
+    let released = 0;
+    for (const [id, hold] of this.holds) {
+      if (hold.leaseUntil >= now) continue;
+      this.releaseHold(id);
+      released++;
+    }
+    return released;
+  }
+
+  async reservedForKey(keyId: string): Promise<number> {
+    return this.byKey.get(keyId) ?? 0;
+  }
+
+  /**
+   * Inside the usage transaction: settles the records it wrote (new ones only). Returns what to do
+   * once it has committed: release their reservations, which live in this process.
+   */
+  settle(written: readonly UsageRecord[]): () => void {
+    const moving = written.filter(movesMoney);
+    if (moving.length === 0) return () => {};
+    const plan = planSettlement(moving, (account) => this.balanceOf(account), this.calendar);
+    for (const [account, balance] of plan.balances) this.stmts.setBalance.run(account, balance, this.now());
+    for (const row of plan.ledger) {
+      this.stmts.ledgerInsert.run(
+        row.accountId,
+        row.amount,
+        row.balanceAfter,
+        'usage',
+        row.actor,
+        row.note,
+        row.ref,
+        row.keyId,
+        row.at,
+      );
+    }
+    for (const s of plan.spend) this.stmts.addSpend.run(s.scope, s.period, s.amount);
+    return () => {
+      for (const r of moving) if (r.reservationId !== undefined) this.releaseHold(r.reservationId);
+    };
+  }
+
+  async priceOverrides(): Promise<PriceOverride[]> {
+    return (this.stmts.overrides.all() as PriceOverrideRow[]).map(overrideFromRow);
+  }
+
+  async setPriceOverride(o: PriceOverride): Promise<void> {
+    this.stmts.setOverride.run(o.code, o.price, o.updatedAt, o.updatedBy);
+  }
+
+  async deletePriceOverride(code: string): Promise<boolean> {
+    return this.stmts.deleteOverride.run(code).changes > 0;
+  }
+
+  async createCodeBatch(batch: Omit<CodeBatch, 'redeemed'>, codes: { hash: string; encrypted: string }[]) {
+    this.db.transaction(() => {
+      const b = batch;
+      this.stmts.insertBatch.run(b.id, b.amount, b.count, b.expiresAt ?? null, b.note, b.createdBy, b.createdAt);
+      for (const c of codes) this.stmts.insertCode.run(c.hash, b.id, c.encrypted);
+    })();
+  }
+
+  async codeBatches(): Promise<CodeBatch[]> {
+    return (this.stmts.batches.all() as BatchRow[]).map(batchFromRow);
+  }
+
+  async codes(batchId: string): Promise<RedemptionCode[]> {
+    return (this.stmts.codes.all(batchId) as CodeRow[]).map(codeFromRow);
+  }
+
+  async redeem(hash: string, accountId: string, actor: string, at: number): Promise<RedeemResult> {
+    return this.db
+      .transaction((): RedeemResult => {
+        const code = this.stmts.code.get(hash) as CodeRow | undefined;
+        if (!code) return { ok: false, reason: 'unknown' };
+        if (code.redeemed_by !== null) return { ok: false, reason: 'redeemed' };
+        const batch = batchFromRow(this.stmts.batch.get(code.batch_id) as BatchRow);
+        if (batch.expiresAt !== undefined && batch.expiresAt <= at) return { ok: false, reason: 'expired' };
+        this.stmts.markRedeemed.run(accountId, at, hash);
+        const movement = { accountId, amount: batch.amount, kind: 'redeem' as const, actor, ref: batch.id, at };
+        const note = batch.note ? `redemption code: ${batch.note}` : 'redemption code';
+        const entry = this.writeMovement({ ...movement, note }, this.balanceOf(accountId));
+        return { ok: true, entry, batch: { ...batch, redeemed: batch.redeemed + 1 } };
+      })
+      .immediate();
+  }
+}
