@@ -19,7 +19,12 @@ export const ERROR_CODES = {
   1002: { status: 401, retryable: false, meaning: 'Invalid token: unknown key, malformed key or JWT, bad signature.' },
   1003: { status: 401, retryable: false, meaning: 'Token expired (JWT `exp` in the past).' },
   1004: { status: 401, retryable: false, meaning: 'Key revoked or disabled.' },
-  1113: { status: 429, retryable: false, meaning: "Key's token or credit quota exhausted." },
+  1113: {
+    status: 429,
+    retryable: false,
+    meaning:
+      "Key's token or credit quota exhausted: the account's balance, or a budget of the key or its account, does not cover the call's worst case (docs/billing.md).",
+  },
   1210: {
     status: 400,
     retryable: false,

@@ -17,6 +17,8 @@ export const missingAuthorization = coded(1001);
 export const invalidToken = coded(1002);
 export const tokenExpired = coded(1003);
 export const keyRevoked = coded(1004);
+/** 1113: the balance or a budget does not cover a call; the message names which and what is left. */
+export const quotaExhausted = coded(1113);
 
 export const malformedRequest = coded(1210);
 export const unknownModel = coded(1211);

@@ -1,12 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { KeyUsageReply } from '../api/billing.js';
+import { ErrorReply } from '../api/error-reply.js';
 import { KeyLimitsSchema } from '../config/schema.js';
 import { forbidden, invalidRequest, notFound } from '../errors/errors.js';
 import { toKeyView } from '../services/keys/key-service.js';
 import type { PlatformServices } from '../services/platform-services.js';
+import { keyScope } from '../stores/money.js';
 import type { Endpoint } from '../stores/types.js';
 import { adminAuditRoutes } from './admin-audit.js';
+import { adminMoneyRoutes } from './admin-money.js';
 import { actorOf } from './audit-actor.js';
+import { budgetView, keyUsageView } from './money-views.js';
 
 /** A key's own limits as the admin gives them: a limit left out is the configured default's. */
 const OwnLimits = Type.Object(
@@ -96,16 +101,27 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
 
   scope.get(
     '/keys/:id/usage',
-    { schema: { ...common, summary: 'Usage totals of an API key', params: KeyIdParams, querystring: UsageQuery } },
+    {
+      schema: {
+        ...common,
+        summary: 'Usage totals of an API key, with what its calls cost',
+        params: KeyIdParams,
+        querystring: UsageQuery,
+        response: { 200: KeyUsageReply, '4xx': ErrorReply, '5xx': ErrorReply },
+      },
+    },
     async (request) => {
       const { id } = request.params as { id: string };
       const since = Number((request.query as { since?: string }).since ?? 0);
       await findKey(id);
       await services.usage.flush();
       const totals = await services.store.usageTotals(id, since * 1000);
-      return { id, since, ...totals };
+      const budget = await services.money.budget(keyScope(id));
+      const budgetReply = budget ? await budgetView(services.billing, keyScope(id), budget) : null;
+      return keyUsageView(id, since, totals, services.billing.currency, budgetReply);
     },
   );
 
   await adminAuditRoutes(scope, services);
+  await adminMoneyRoutes(scope, services);
 }

@@ -16,6 +16,7 @@ import { HashGate } from './accounts/hash-gate.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
 import { AuditService, type AuditServiceOptions } from './audit/audit-service.js';
+import { openBilling } from './billing/open-billing.js';
 import { resolveDeployments } from './chat/chat-deployments.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext } from './chat/engine-directory.js';
@@ -166,6 +167,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const audit = openAudit(config, store, options.auditLog);
   const keyAdmin = new KeyAdmin(keys, store, audit);
   const keyAccess = new KeyAccess(store, keys, keyAdmin, usage, config.limits);
+  const { billing, money } = await openBilling(config, { store, serverKey, log, audit });
   const chat =
     deployments.size > 0
       ? new ChatService(
@@ -199,6 +201,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
     keyAccess,
     limiter,
     usage,
+    billing,
+    money,
     chat,
     tokenizer:
       chat &&
@@ -220,6 +224,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
       stopSweeper();
       stopPurger();
       audit.close();
+      billing.close();
       indexJobs.close();
       await imaging?.close();
       await Promise.all([

@@ -6,6 +6,8 @@ import type { AccountService } from './accounts/account-service.js';
 import type { KeyAccess } from './accounts/key-access.js';
 import type { AgentService } from './agents/agent-service.js';
 import type { AuditService } from './audit/audit-service.js';
+import type { BillingService } from './billing/billing-service.js';
+import type { MoneyDesk } from './billing/money-desk.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { ImageService } from './images/image-service.js';
@@ -35,6 +37,10 @@ export interface PlatformServices {
   keyAccess: KeyAccess;
   limiter: Limiter;
   usage: UsageRecorder;
+  /** Prices, and the meters and reservations of priced calls (inactive while nothing is priced). */
+  billing: BillingService;
+  /** Balances, ledger, budgets, redemption codes and price edits (the admin API and the console). */
+  money: MoneyDesk;
   engines?: EngineDirectory;
   chat?: ChatService | undefined;
   tokenizer?: TokenizerService | undefined;

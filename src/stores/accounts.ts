@@ -68,6 +68,8 @@ export interface AccountStore {
   setKeyOwner(keyId: string, accountId: string): Promise<void>;
   /** Owner of each key that has one, by key id. */
   keyOwners(): Promise<Map<string, string>>;
+  /** The owner of one key; undefined for the admin's keys (and unknown ones). */
+  keyOwner(keyId: string): Promise<string | undefined>;
 
   /** Time of each key's latest request, by key id (keys never used are absent). */
   lastUsed(keyIds: string[]): Promise<Map<string, number>>;

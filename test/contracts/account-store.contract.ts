@@ -165,6 +165,8 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
           ['k2', 'acc1'],
         ]),
       );
+      expect(await s.keyOwner('k2')).toBe('acc1');
+      expect(await s.keyOwner('admins')).toBeUndefined();
     });
 
     it('sums usage per UTC day, key and model, and tells when each key was last used', async () => {

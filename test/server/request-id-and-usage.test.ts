@@ -160,8 +160,8 @@ describe('usage records', () => {
     const totals = await t.services.store.usageTotals(keyId);
     expect(totals).toMatchObject({ requests: 3, errors: 3, promptTokens: 0, completionTokens: 0, totalTokens: 0 });
     expect(totals.byOperation).toEqual({
-      'chat.completions': { requests: 2, promptTokens: 0, completionTokens: 0 },
-      reader: { requests: 1, promptTokens: 0, completionTokens: 0 },
+      'chat.completions': { requests: 2, promptTokens: 0, completionTokens: 0, cost: 0 },
+      reader: { requests: 1, promptTokens: 0, completionTokens: 0, cost: 0 },
     });
 
     const res = await t.app.inject({
@@ -170,7 +170,19 @@ describe('usage records', () => {
       headers: { authorization: `Bearer ${ADMIN_KEY}` },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: keyId, since: 0, ...totals });
+    const zero = { cost: '0.00' };
+    expect(res.json()).toEqual({
+      id: keyId,
+      since: 0,
+      ...totals,
+      ...zero,
+      currency: 'CNY',
+      byOperation: {
+        'chat.completions': { ...totals.byOperation['chat.completions'], ...zero },
+        reader: { ...totals.byOperation['reader'], ...zero },
+      },
+      budget: null,
+    });
 
     const future = Math.floor(Date.now() / 1000) + 3600;
     const later = await t.app.inject({

@@ -115,6 +115,14 @@ export class PostgresAccounts implements AccountStore {
     return new Map(rows.map((r) => [r.key_id, r.account_id]));
   }
 
+  async keyOwner(keyId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ account_id: string }>(
+      'SELECT account_id FROM key_owners WHERE key_id = $1',
+      [keyId],
+    );
+    return rows[0]?.account_id;
+  }
+
   async lastUsed(keyIds: string[]): Promise<Map<string, number>> {
     if (keyIds.length === 0) return new Map();
     const { rows } = await this.db.query<{ key_id: string; at: number }>(

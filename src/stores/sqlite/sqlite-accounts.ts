@@ -41,6 +41,7 @@ export class SqliteAccounts implements AccountStore {
         'INSERT INTO key_owners (key_id, account_id) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET account_id = excluded.account_id',
       ),
       owners: db.prepare('SELECT key_id, account_id FROM key_owners'),
+      owner: db.prepare('SELECT account_id FROM key_owners WHERE key_id = ?').pluck(),
     };
   }
 
@@ -106,6 +107,10 @@ export class SqliteAccounts implements AccountStore {
   async keyOwners(): Promise<Map<string, string>> {
     const rows = this.stmts.owners.all() as { key_id: string; account_id: string }[];
     return new Map(rows.map((r) => [r.key_id, r.account_id]));
+  }
+
+  async keyOwner(keyId: string): Promise<string | undefined> {
+    return this.stmts.owner.get(keyId) as string | undefined;
   }
 
   async lastUsed(keyIds: string[]): Promise<Map<string, number>> {
