@@ -234,3 +234,36 @@ describe('the money API is the admin’s', () => {
     }
   });
 });
+
+describe('money’s acts in the audit log', () => {
+  it('records credits, price changes, budgets, code batches and redemptions, never a code', async () => {
+    const id = await newAccount('Audited');
+    await admin('POST', `/admin/accounts/${id}/credit`, { amount: '2.50', note: 'audit me' });
+    await admin('PUT', '/admin/prices/tokenizer', { per_call: '0.001' });
+    await admin('DELETE', '/admin/prices/tokenizer');
+    await admin('PUT', `/admin/accounts/${id}/budget`, { total: '9' });
+    const batch = await admin('POST', '/admin/codes', { amount: '1', count: 2 });
+    const codes = batch.body['codes'] as string[];
+    await t.services.money.redeem(codes[0]!, id, { id: `account:${id}`, address: '192.0.2.7' });
+    const audit = await admin('GET', '/admin/audit?action=*');
+    const records = audit.body.data as {
+      action: string;
+      actor: string;
+      target: string;
+      before: unknown;
+      after: unknown;
+    }[];
+    const actions = records.map((r) => r.action);
+    for (const action of ['balance.credit', 'price.set', 'price.reset', 'budget.set', 'codes.create', 'code.redeem']) {
+      expect(actions, action).toContain(action);
+    }
+    const credit = records.find((r) => r.action === 'balance.credit' && r.target === `account:${id}`)!;
+    expect(credit).toMatchObject({
+      actor: 'key:admin',
+      before: { balance: '0.00' },
+      after: { amount: '2.50', balance: '2.50', note: 'audit me' },
+    });
+    expect(records.find((r) => r.action === 'code.redeem')).toMatchObject({ actor: `account:${id}` });
+    for (const code of codes) expect(JSON.stringify(audit.body)).not.toContain(code.slice(4));
+  });
+});

@@ -81,10 +81,10 @@ export class MoneyDesk {
       by,
       `balance.${kind}`,
       accountScope(account),
-      { balance: before.balance },
+      { balance: formatAmount(before.balance) },
       {
-        balance: moved.entry.balanceAfter,
-        amount,
+        balance: formatAmount(moved.entry.balanceAfter),
+        amount: formatAmount(amount),
         note,
         ledger_id: moved.entry.id,
       },
@@ -103,7 +103,7 @@ export class MoneyDesk {
   async setBudget(scope: SpendScope, budget: Budget | undefined, by: Actor): Promise<void> {
     const before = await this.budget(scope);
     await this.store.money.setBudget(scope, budget, Date.now());
-    await this.record(by, 'budget.set', scope, before ?? null, budget ?? null);
+    await this.record(by, 'budget.set', scope, budgetFigures(before), budgetFigures(budget));
   }
 
   /** A batch of single-use codes; the codes are in this answer (and the admin may list them again). */
@@ -122,8 +122,12 @@ export class MoneyDesk {
       })),
     );
     // The audit log never holds a code: the batch's figures only.
-    const { createdBy: _by, ...figures } = batch;
-    await this.record(by, 'codes.create', `codes:${batch.id}`, null, figures);
+    await this.record(by, 'codes.create', `codes:${batch.id}`, null, {
+      amount: formatAmount(batch.amount),
+      count: batch.count,
+      expires_at: batch.expiresAt === undefined ? null : new Date(batch.expiresAt).toISOString(),
+      note: batch.note,
+    });
     return { batch: { ...batch, redeemed: 0 }, codes };
   }
 
@@ -158,8 +162,8 @@ export class MoneyDesk {
     }
     await this.record(by, 'code.redeem', accountScope(account), null, {
       batch: result.batch.id,
-      amount: result.entry.amount,
-      balance: result.entry.balanceAfter,
+      amount: formatAmount(result.entry.amount),
+      balance: formatAmount(result.entry.balanceAfter),
       ledger_id: result.entry.id,
     });
     return result.entry;
@@ -203,4 +207,11 @@ export class MoneyDesk {
   private record(by: Actor, action: string, target: string, before: unknown, after: unknown): Promise<void> {
     return this.billing.audit.record(by, { action, target, before, after });
   }
+}
+
+/** A budget as the audit log shows it: decimal strings, null for no limit. */
+function budgetFigures(budget: Budget | undefined) {
+  if (budget === undefined) return null;
+  const figure = (v: number | undefined) => (v === undefined ? null : formatAmount(v));
+  return { total: figure(budget.total), daily: figure(budget.daily), monthly: figure(budget.monthly) };
 }
