@@ -65,7 +65,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
     scope.route({
       method: op.method,
       url: prefix + op.path,
-      config: { operation: op.id },
+      config: op.errors ? { operation: op.id, errorShape: op.errors.shape } : { operation: op.id },
       schema: {
         summary: op.summary,
         ...(options.documented.includes(op.base) ? { operationId: op.id } : { hide: true }),
@@ -109,7 +109,8 @@ function responseSchemas(op: Operation<never>) {
         content: { 'application/json': { schema: op.reply }, 'text/event-stream': { schema: op.chunk } },
       }
     : op.reply;
-  return { 200: ok, '4xx': ErrorReply, '5xx': ErrorReply };
+  const error = op.errors?.reply ?? ErrorReply;
+  return { 200: ok, '4xx': error, '5xx': error };
 }
 
 async function runOperation(

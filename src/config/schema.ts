@@ -6,6 +6,7 @@ import { DatabaseConfigSchema, RedisConfigSchema } from './database-schema.js';
 import { AuditConfigSchema } from './governance-schema.js';
 import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
 import { MetricsConfigSchema, TracingConfigSchema } from './observability-schema.js';
+import { ResponsesConfigSchema } from './responses-schema.js';
 import { SERVER_TIMEOUTS, TrustProxySchema } from './server-schema.js';
 import { UsageConfigSchema } from './usage-schema.js';
 
@@ -270,6 +271,7 @@ export const ConfigSchema = Type.Object(
     tokenizer: TokenizerConfigSchema,
     usage: UsageConfigSchema,
     chat: ChatConfigSchema,
+    responses: ResponsesConfigSchema,
     images: ImagesConfigSchema,
     safety: SafetyConfigSchema,
     search: Type.Object(

@@ -4,6 +4,8 @@ export interface ApiErrorOptions {
   cause?: unknown;
   /** Seconds, sent as `Retry-After` on 429 and 503 answers. */
   retryAfter?: number;
+  /** The request field the error is about, as a client wrote it (`input[2].content`). */
+  field?: string;
 }
 
 /** An error that the API answers with its own code and message; anything else is a 500. */
@@ -12,6 +14,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly retryable: boolean;
   readonly retryAfter: number | undefined;
+  readonly field: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -20,5 +23,6 @@ export class ApiError extends Error {
     this.status = ERROR_CODES[code].status;
     this.retryable = ERROR_CODES[code].retryable;
     this.retryAfter = options.retryAfter;
+    this.field = options.field;
   }
 }

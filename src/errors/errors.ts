@@ -28,9 +28,9 @@ export const modelNotConfigured = (what: string, configKey: string) =>
     `${what} is not configured on this server: add it under \`${configKey}\` in the configuration (see docs/configuration.md)`,
   );
 export const unsupportedCall = coded(1212);
-export const missingField = (field: string) => coded(1213)(`Required field missing: ${field}`);
+export const missingField = (field: string) => coded(1213)(`Required field missing: ${field}`, { field });
 /** 1214 with the field and the rule it breaks: `Invalid <field>: <rule>`. */
-export const invalidField = (field: string, rule: string) => coded(1214)(`Invalid ${field}: ${rule}`);
+export const invalidField = (field: string, rule: string) => coded(1214)(`Invalid ${field}: ${rule}`, { field });
 /** 1214 whose message is already written out (it names the field and the rule). */
 export const invalidRequest = coded(1214);
 export const conflictingFields = coded(1215);

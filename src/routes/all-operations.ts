@@ -4,6 +4,14 @@ import { asyncImageGenerations, asyncResult, imageGenerations } from './images.j
 import { models, modelsV1 } from './models.js';
 import type { Operation } from './operation.js';
 import { reader } from './reader.js';
+import {
+  responsesCreate,
+  responsesCreateV1,
+  responsesDelete,
+  responsesDeleteV1,
+  responsesGet,
+  responsesGetV1,
+} from './responses.js';
 import { tokenizer } from './tokenizer.js';
 import { webSearch } from './web-search.js';
 
@@ -19,4 +27,10 @@ export const ALL_OPERATIONS: readonly Operation<never>[] = [
   webSearch,
   models,
   modelsV1,
+  responsesCreate,
+  responsesGet,
+  responsesDelete,
+  responsesCreateV1,
+  responsesGetV1,
+  responsesDeleteV1,
 ] as Operation<never>[];

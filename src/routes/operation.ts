@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReplyIdentity } from '../api/reply-identity.js';
+import type { ErrorShape } from '../server/error-body.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { KeyRecord } from '../stores/types.js';
 import type { CancelSignal } from '../util/cancel-signal.js';
@@ -26,7 +27,7 @@ export interface OperationContext<Body> {
 /** One operation of the API: validated at the edge, handled by a service, shaped into the reply. */
 export interface Operation<Body = unknown, Reply extends TSchema = TSchema> {
   id: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Relative to its base (`/paas/v4` or `/v1`). */
   path: string;
   base: 'paas' | 'agents';
@@ -37,6 +38,11 @@ export interface Operation<Body = unknown, Reply extends TSchema = TSchema> {
   reply: Reply;
   /** The schema of each `data:` event when the operation streams (`stream: true`). */
   chunk?: TSchema;
+  /**
+   * Errors in another API's shape (the Responses API answers OpenAI's): the body maker and its
+   * schema. Default: the API's own (docs/wire.md, "Errors").
+   */
+  errors?: { shape: ErrorShape; reply: TSchema };
   /** Cross-field rules of the spec, run after schema validation. */
   rules?: (body: Body) => void;
   /**

@@ -107,9 +107,26 @@ declare module 'fastify' {
 }
 
 /**
+ * How a stream's events go on the wire. By default (chat, agents) each event is `data: <json>` and
+ * a blank line, and `data: [DONE]` ends the stream. A wire with named events (the Responses API)
+ * frames its events itself and ends with its own last event, made once the others are out.
+ */
+export interface EventFraming {
+  /** The wire text of one event, as the source yields it. */
+  frame(event: string): string;
+  /** The stream's last text: sent once its usage record is durable. */
+  last(): string;
+}
+
+const DATA_FRAMING: EventFraming = {
+  frame: (json) => `data: ${json}\n\n`,
+  last: () => 'data: [DONE]\n\n',
+};
+
+/**
  * Sends `events`, each the JSON text of one event, as server-sent events: each one `data: <json>`
  * and a blank line, then
- * `data: [DONE]`. The first event is awaited before the 200 status is written, so a failure that
+ * `data: [DONE]` (or as `framing` says). The first event is awaited before the 200 status is written, so a failure that
  * comes first is still answered as an ordinary JSON error. Honours backpressure; stops pulling
  * events when the client goes away, or when it has not read for `server.stream_stall_seconds`.
  *
@@ -118,7 +135,12 @@ declare module 'fastify' {
  * whole stream holds a reply whose usage is safe. If it cannot be made durable the stream is cut
  * instead (the client sees no `[DONE]`).
  */
-export async function sendEventStream(reply: FastifyReply, events: EventSource, beforeEnd?: () => void): Promise<void> {
+export async function sendEventStream(
+  reply: FastifyReply,
+  events: EventSource,
+  beforeEnd?: () => void,
+  framing: EventFraming = DATA_FRAMING,
+): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
   const first = await iterator.next();
   reply.hijack();
@@ -130,7 +152,7 @@ export async function sendEventStream(reply: FastifyReply, events: EventSource, 
     while (!next.done) {
       if (reply.raw.destroyed) return;
       if (
-        !out.write(`data: ${next.value}\n\n`) &&
+        !out.write(framing.frame(next.value)) &&
         !(await out.drained(reply.server.streamStallMs ?? DEFAULT_STALL_MS))
       ) {
         // The client has stopped reading: close the stream, which cancels its work (track-request.ts),
@@ -156,7 +178,7 @@ export async function sendEventStream(reply: FastifyReply, events: EventSource, 
         return;
       }
     }
-    out.end('data: [DONE]\n\n');
+    out.end(framing.last());
   } finally {
     openStreams.count--;
     if (!next.done) await iterator.return?.();

@@ -4,7 +4,8 @@ import type { TSchema } from '@sinclair/typebox';
  * What the SDKs send that means "absent": the official Python SDK sends `"thinking": null`,
  * `"response_format": null`, and OpenAI-style round trips send `"content": null` on assistant
  * messages with tool calls (docs/wire.md, "Null handling"). Nulls are dropped at the top level and inside
- * messages and tools; a tool without `type` is a function tool (the spec's default).
+ * messages, tools and Responses input items; a tool without `type` is a function tool (the spec's
+ * default), an input item with a `role` and no `type` a message.
  */
 function dropNulls(obj: Record<string, unknown>): void {
   for (const key of Object.keys(obj)) if (obj[key] === null) delete obj[key];
@@ -56,6 +57,15 @@ export function normalizeBody(body: unknown, schema?: TSchema): void {
   dropNulls(body);
   coerceNumbers(body, schema);
   if (Array.isArray(body['messages'])) for (const m of body['messages']) if (isObject(m)) dropNulls(m);
+  // The Responses API's items: a message may leave out its `type` (the SDKs' "easy" input message).
+  if (Array.isArray(body['input'])) {
+    for (const item of body['input']) {
+      if (!isObject(item)) continue;
+      dropNulls(item);
+      if (item['type'] === undefined && item['role'] !== undefined) item['type'] = 'message';
+      if (Array.isArray(item['content'])) for (const part of item['content']) if (isObject(part)) dropNulls(part);
+    }
+  }
   if (Array.isArray(body['tools'])) {
     for (const t of body['tools']) {
       if (!isObject(t)) continue;

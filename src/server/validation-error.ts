@@ -95,8 +95,9 @@ export function validationToApiError(errors: FastifySchemaValidationError[], con
     const allowed = (chosen.parentSchema?.['enum'] as unknown[] | undefined)?.join(', ');
     return unknownModel(
       `Model not found: ${JSON.stringify(chosen.data)}${allowed ? `; model must be one of: ${allowed}` : ''}`,
+      { field: 'model' },
     );
   }
   const detail = chosen.keyword === 'discriminator' ? fieldName(chosen.instancePath) : field;
-  return invalidRequest(`Invalid ${where}${detail}: ${ruleText(chosen, errors as AjvError[])}`);
+  return invalidRequest(`Invalid ${where}${detail}: ${ruleText(chosen, errors as AjvError[])}`, { field: detail });
 }

@@ -32,6 +32,8 @@ import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
 import { traceReader } from './reader/traced-reader.js';
 import { readerOptions } from './reader-options.js';
+import { startResponsePurger } from './responses/response-purger.js';
+import { ResponsesService } from './responses/responses-service.js';
 import { openSafetyService } from './safety/open-safety-service.js';
 import { INDEXER_USER_AGENT } from './search/crawler.js';
 import { IndexJobs } from './search/index-jobs.js';
@@ -155,6 +157,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     },
     log,
   );
+  const stopResponsePurger = startResponsePurger(store.responses, config, log);
   const safety = openSafetyService(config, engines, log);
   const imaging = await openImageService(config, {
     store,
@@ -204,6 +207,9 @@ export async function createServices(config: Config, options: ServiceOptions): P
     billing,
     money,
     chat,
+    responses: new ResponsesService(chat, store.responses, {
+      retentionMs: config.responses.retention_days * 86_400_000,
+    }),
     tokenizer:
       chat &&
       new TokenizerService(chat, {
@@ -225,6 +231,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
       stopPurger();
       audit.close();
       billing.close();
+      stopResponsePurger();
       indexJobs.close();
       await imaging?.close();
       await Promise.all([

@@ -17,6 +17,7 @@ import type { PlaygroundTokens } from './keys/playground-tokens.js';
 import type { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
 import type { Limiter } from './limits/limiter.js';
 import type { ReaderService } from './reader/index.js';
+import type { ResponsesService } from './responses/responses-service.js';
 import type { SafetyService } from './safety/safety-service.js';
 import type { IndexJobs } from './search/index-jobs.js';
 import type { SearchService } from './search/search-service.js';
@@ -44,6 +45,8 @@ export interface PlatformServices {
   engines?: EngineDirectory;
   chat?: ChatService | undefined;
   tokenizer?: TokenizerService | undefined;
+  /** The Responses API over the chat service, and the responses it stored. */
+  responses: ResponsesService;
   reader: ReaderService;
   /** Generated files (images, agent artifacts), served at `/files/{id}`. */
   files: FileStore;

@@ -8,6 +8,7 @@ import type { AuditStore } from './audit.js';
 import type { ConversationStore } from './conversations.js';
 import type { DependencyStatus } from './dependency-status.js';
 import type { MoneyStore } from './money.js';
+import type { ResponseStore } from './responses.js';
 import type { TaskStore } from './tasks.js';
 
 export type Endpoint = 'general' | 'coding';
@@ -111,6 +112,8 @@ export interface Store {
 
   /** Agent conversations (src/stores/conversations.ts). */
   readonly conversations: ConversationStore;
+  /** Stored responses of the Responses API (src/stores/responses.ts). */
+  readonly responses: ResponseStore;
 
   /**
    * The database as this store's own calls found it (up, down, full), for /health and /metrics.

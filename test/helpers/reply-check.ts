@@ -69,12 +69,13 @@ export function replyProblems(replies: RouteReplies, status: number, text: strin
   };
   if (status >= 400) return replies.error ? problems(replies.error, parse(text)) : [];
   if (status !== 200) return [];
-  if (replies.chunk && text.startsWith('data: ')) {
+  if (replies.chunk && (text.startsWith('data: ') || text.startsWith('event: '))) {
     const out: string[] = [];
     // Only whole events: a stream the client left may end inside one.
     const events = text.split('\n\n').slice(0, -1);
     for (const [i, event] of events.entries()) {
-      const data = event.slice('data: '.length);
+      // A named event (`event: <type>` first) carries its JSON on the `data: ` line.
+      const data = event.slice(event.indexOf('data: ') + 'data: '.length);
       if (data === '[DONE]') continue;
       for (const p of problems(replies.chunk, parse(data))) out.push(`chunk ${i}: ${p}`);
     }

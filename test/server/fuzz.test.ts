@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/errors/codes.js';
 import { type Body, EXAMPLES, type Json, withoutEngines } from '../api/support.js';
+import { expectErrorShape } from '../helpers/error-shapes.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -339,8 +339,6 @@ const request = fc.record({
 
 // ---- the property -------------------------------------------------------------------------------
 
-const ERROR_STATUS = new Map(Object.entries(ERROR_CODES).map(([code, spec]) => [Number(code), spec.status]));
-
 function checkAnswer(status: number, contentType: unknown, payload: string, what: () => string): void {
   const context = () => `${what()}\n→ ${status} ${payload.slice(0, 500)}`;
   expect(status, context()).not.toBe(500);
@@ -353,13 +351,7 @@ function checkAnswer(status: number, contentType: unknown, payload: string, what
   }
   expect(body !== null && typeof body === 'object' && !Array.isArray(body), context()).toBe(true);
   if (status === 200) return;
-  const err = body as Record<string, unknown>;
-  expect(Number.isInteger(err['code']), context()).toBe(true);
-  expect(typeof err['message'], context()).toBe('string');
-  expect((err['message'] as string).length, context()).toBeGreaterThan(0);
-  expect(err['error'], context()).toEqual({ code: String(err['code']), message: err['message'] });
-  expect(ERROR_STATUS.get(err['code'] as number), context()).toBe(status);
-  expect(err['code'], context()).not.toBe(500);
+  expectErrorShape(body as Record<string, unknown>, status, context());
 }
 
 describe('fuzz: mutated bodies never get a 500 or an unparsable answer', () => {

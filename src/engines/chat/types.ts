@@ -78,7 +78,18 @@ export interface ChatRequest {
    * the request waits in one lane shared by every other request without a tenant.
    */
   tenant?: string;
+  /**
+   * Which tools the model must use: `auto` (default: any or none), `required` (at least one call)
+   * or one function by name. Engines whose capabilities lack `toolChoice` are only ever asked `auto`.
+   */
+  toolChoice?: ToolChoice;
+  /** False: at most one tool call in the reply. Default true. */
+  parallelToolCalls?: boolean;
+  /** With `responseFormat: 'json_object'`: the JSON Schema the reply follows. */
+  jsonSchema?: JsonSchema;
 }
+
+export type ToolChoice = 'auto' | 'required' | { name: string };
 
 export type FinishReason =
   | 'stop'

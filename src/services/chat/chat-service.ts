@@ -11,7 +11,7 @@ import { chunkAfterCutOff, chunkAfterFailure, type StreamFailureLog } from '../s
 import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
-import { mapChatRequest } from './map-request.js';
+import { mapChatRequest, type TurnOptions } from './map-request.js';
 import { MediaUrlGuard } from './media-url-guard.js';
 import {
   messageChars,
@@ -22,6 +22,8 @@ import {
 } from './prompt-bounds.js';
 import { applySearchTools, hasSearchTool } from './search-tools.js';
 import type { ChatCompletion, CompletionIdentity } from './wire-types.js';
+
+export type { TurnOptions };
 
 export interface CompletionRun {
   identity: CompletionIdentity;
@@ -58,12 +60,16 @@ export class ChatService {
     return engine;
   }
 
-  /** `tenant` (the key's id) orders this request against other tenants' where engines queue. */
+  /**
+   * `tenant` (the key's id) orders this request against other tenants' where engines queue;
+   * `options` carry what another wire asks beyond the chat body.
+   */
   async start(
     body: ChatCompletionBody,
     identity: ReplyIdentity,
     signal: CancelSignal,
     tenant: string,
+    options: TurnOptions = {},
   ): Promise<CompletionRun> {
     const spec = chatModel(body.model);
     if (!spec) throw unknownModel(`Model not found: ${body.model}`);
@@ -87,6 +93,7 @@ export class ChatService {
       spec,
       engine.capabilities,
       tenant,
+      options,
     );
     if (request.tools.length > 0 && !engine.capabilities.tools)
       throw invalidField('tools', `${body.model} here does not support function tools`);

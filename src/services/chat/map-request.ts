@@ -9,6 +9,12 @@ import type {
 import { invalidField } from '../../errors/errors.js';
 import type { ChatModelSpec } from '../../models/catalogue.js';
 
+/**
+ * What other wires than chat completions ask of a turn beyond the chat body (the Responses API's
+ * `tool_choice`, `parallel_tool_calls` and `text.format` schema).
+ */
+export type TurnOptions = Pick<ChatRequest, 'toolChoice' | 'parallelToolCalls' | 'jsonSchema'>;
+
 type BodyMessage = ChatCompletionBody['messages'][number];
 
 const asArguments = (args: string | Record<string, unknown>) =>
@@ -74,6 +80,7 @@ export function mapChatRequest(
   spec: ChatModelSpec,
   capabilities: ChatEngineCapabilities,
   tenant: string,
+  options: TurnOptions = {},
 ): ChatRequest {
   const stop = body.stop === undefined ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
   const seed = typeof body.seed === 'number' && Number.isInteger(body.seed) ? body.seed : undefined;
@@ -92,5 +99,6 @@ export function mapChatRequest(
     thinking: thinkingOn(body, spec) && capabilities.thinking,
     stream: body.stream === true,
     tenant,
+    ...options,
   };
 }

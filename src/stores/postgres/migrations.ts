@@ -290,4 +290,21 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = 
       $fn$;
     `,
   },
+  {
+    // Stored responses of the Responses API (store.responses): owner-only, purged by expiry and size.
+    version: 9,
+    sql: `
+      CREATE TABLE stored_responses (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        bytes BIGINT NOT NULL,
+        response TEXT NOT NULL,
+        input TEXT NOT NULL
+      );
+      CREATE INDEX stored_responses_key ON stored_responses (key_id, created_at);
+      CREATE INDEX stored_responses_expires ON stored_responses (expires_at);
+    `,
+  },
 ];

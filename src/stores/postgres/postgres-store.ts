@@ -22,6 +22,7 @@ import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresAudit } from './postgres-audit.js';
 import { PostgresMoney } from './postgres-money.js';
 import { PostgresTaskStore } from './postgres-tasks.js';
+import { PostgresResponses } from './responses.js';
 import { waitForDatabase } from './wait-for-database.js';
 
 // BIGINT columns hold millisecond times; they fit a JS number exactly, so read them as numbers.
@@ -73,6 +74,7 @@ export class PostgresStore implements Store {
   readonly conversations: PostgresConversations;
   readonly audit: PostgresAudit;
   readonly money: PostgresMoney;
+  readonly responses: PostgresResponses;
 
   private constructor(db: PgDb, keyCache: KeyRowCache, calendar: Calendar) {
     this.db = db;
@@ -84,6 +86,7 @@ export class PostgresStore implements Store {
     this.conversations = new PostgresConversations(db);
     this.audit = new PostgresAudit(db);
     this.money = new PostgresMoney(db, calendar);
+    this.responses = new PostgresResponses(db);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {

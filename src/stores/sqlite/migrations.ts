@@ -210,4 +210,21 @@ export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX redemption_codes_batch ON redemption_codes (batch_id);
     `,
   },
+  {
+    // Stored responses of the Responses API (store.responses): owner-only, purged by expiry and size.
+    version: 9,
+    sql: `
+      CREATE TABLE stored_responses (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        response TEXT NOT NULL,
+        input TEXT NOT NULL
+      );
+      CREATE INDEX stored_responses_key ON stored_responses (key_id, created_at);
+      CREATE INDEX stored_responses_expires ON stored_responses (expires_at);
+    `,
+  },
 ];

@@ -16,6 +16,7 @@ import {
 import type { KeyRecord, PurgeOptions, PurgeResult, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
 import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { SqliteResponses } from './responses.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteAudit } from './sqlite-audit.js';
 import { SqliteMoney } from './sqlite-money.js';
@@ -69,6 +70,7 @@ export class SqliteStore implements Store {
   readonly conversations: SqliteConversations;
   readonly audit: SqliteAudit;
   readonly money: SqliteMoney;
+  readonly responses: SqliteResponses;
   /** Down or full as the last write found it (a full disk: SQLITE_FULL); reads keep working. */
   readonly status = new DependencyStatus('database', 'sqlite');
   private readonly stmts;
@@ -98,6 +100,7 @@ export class SqliteStore implements Store {
     this.conversations = new SqliteConversations(this.db);
     this.audit = new SqliteAudit(this.db);
     this.money = new SqliteMoney(this.db, new Calendar(options.timeZone ?? 'UTC'));
+    this.responses = new SqliteResponses(this.db);
     const db = this.db;
     this.stmts = {
       insertKey: db.prepare(

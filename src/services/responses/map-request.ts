@@ -1,0 +1,210 @@
+import type { ChatCompletionBody } from '../../api/chat.js';
+import type { InputItem, ResponseCreateBody, ResponseToolParam } from '../../api/responses.js';
+import { invalidField, missingField } from '../../errors/errors.js';
+import type { ChatModelSpec } from '../../models/catalogue.js';
+import type { TurnOptions } from '../chat/chat-service.js';
+import { CUSTOM_TOOL_ARGUMENT, itemsToMessages } from './input-items.js';
+
+type ChatTool = NonNullable<ChatCompletionBody['tools']>[number];
+type BodyMessage = ChatCompletionBody['messages'][number];
+
+/** A Responses request as a chat completion: the body the chat service takes, and what the body cannot say. */
+export interface ChatTurn {
+  body: ChatCompletionBody;
+  options: TurnOptions;
+  /** Names of the custom (free-form) tools: their calls go back as `custom_tool_call` items. */
+  customTools: ReadonlySet<string>;
+  /** The query of the web search run before the model, when the `web_search` tool is on. */
+  searchQuery: string | undefined;
+  /** The conversation the response answers, as input items (what a continuation starts from). */
+  conversation: InputItem[];
+}
+
+/** The `text.format` of a request: JSON modes map onto the chat service's guaranteed JSON. */
+function formatOptions(body: ResponseCreateBody): Pick<ChatCompletionBody, 'response_format'> & TurnOptions {
+  const format = body.text?.format;
+  if (format?.type === 'json_object') return { response_format: { type: 'json_object' } };
+  if (format?.type === 'json_schema') {
+    return { response_format: { type: 'json_object' }, jsonSchema: format.schema as Record<string, unknown> };
+  }
+  return {};
+}
+
+const lastUserText = (messages: readonly BodyMessage[]): string => {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'user') continue;
+    if (typeof m.content === 'string') return m.content;
+    return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  }
+  return '';
+};
+
+/** Longest query sent to the search service: the start of the user's last message. */
+const MAX_QUERY_CHARS = 500;
+
+function chatTools(
+  tools: readonly ResponseToolParam[],
+  messages: readonly BodyMessage[],
+): { tools: ChatTool[]; custom: Set<string>; query: string | undefined } {
+  const out: ChatTool[] = [];
+  const custom = new Set<string>();
+  let query: string | undefined;
+  tools.forEach((tool, i) => {
+    switch (tool.type) {
+      case 'function':
+        out.push({
+          type: 'function',
+          function: {
+            name: tool.name,
+            description: tool.description ?? '',
+            ...(tool.parameters ? { parameters: tool.parameters } : {}),
+          },
+        });
+        break;
+      case 'custom':
+        custom.add(tool.name);
+        out.push({
+          type: 'function',
+          function: {
+            name: tool.name,
+            description: tool.description ?? '',
+            parameters: {
+              type: 'object',
+              properties: {
+                [CUSTOM_TOOL_ARGUMENT]: { type: 'string', description: 'The tool input, as free-form text' },
+              },
+              required: [CUSTOM_TOOL_ARGUMENT],
+            },
+          },
+        });
+        break;
+      case 'web_search':
+      case 'web_search_preview':
+      case 'web_search_2025_08_26':
+      case 'web_search_preview_2025_03_11': {
+        if (query !== undefined) throw invalidField(`tools[${i}]`, 'only one web search tool may be given');
+        query = lastUserText(messages).slice(0, MAX_QUERY_CHARS);
+        const domains = tool.filters?.allowed_domains ?? [];
+        if (domains.length > 1) {
+          throw invalidField(`tools[${i}].filters.allowed_domains`, 'the search here filters on one domain at most');
+        }
+        out.push({
+          type: 'web_search',
+          web_search: {
+            search_query: query,
+            search_result: true,
+            count: tool.search_context_size === 'low' ? 5 : tool.search_context_size === 'high' ? 20 : 10,
+            content_size: tool.search_context_size === 'high' ? 'high' : 'medium',
+            ...(domains[0] ? { search_domain_filter: domains[0] } : {}),
+          },
+        });
+        break;
+      }
+      default:
+        throw invalidField(
+          `tools[${i}].type`,
+          `the ${tool.type} tool is one of OpenAI's hosted tools, which this server does not run`,
+        );
+    }
+  });
+  const names = new Set<string>();
+  for (const t of out) {
+    if (t.type !== 'function') continue;
+    if (names.has(t.function.name)) throw invalidField('tools', `two tools are named ${t.function.name}`);
+    names.add(t.function.name);
+  }
+  return { tools: out, custom, query };
+}
+
+/** `tool_choice`, checked against the tools given; `none` leaves the model no tools at all. */
+function toolChoiceOptions(body: ResponseCreateBody, tools: ChatTool[]): { tools: ChatTool[]; options: TurnOptions } {
+  const choice = body.tool_choice;
+  if (choice === undefined || choice === 'auto') return { tools, options: {} };
+  if (choice === 'none') return { tools: [], options: {} };
+  const functions = tools.filter((t) => t.type === 'function');
+  if (choice === 'required') {
+    if (functions.length === 0)
+      throw invalidField('tool_choice', '"required" needs at least one function or custom tool');
+    return { tools, options: { toolChoice: 'required' } };
+  }
+  if (!functions.some((t) => t.type === 'function' && t.function.name === choice.name)) {
+    throw invalidField('tool_choice.name', `no ${choice.type} tool named ${choice.name} is given in tools`);
+  }
+  return { tools, options: { toolChoice: { name: choice.name } } };
+}
+
+/** Thinking follows `reasoning.effort`: `none` and `minimal` turn it off. */
+function reasoningFields(
+  body: ResponseCreateBody,
+  spec: ChatModelSpec,
+): Pick<ChatCompletionBody, 'thinking' | 'reasoning_effort'> {
+  const effort = body.reasoning?.effort;
+  if (effort === undefined) return {};
+  if (effort === 'none' || effort === 'minimal') return { thinking: { type: 'disabled' } };
+  return spec.reasoningEffort
+    ? { thinking: { type: 'enabled' }, reasoning_effort: effort }
+    : { thinking: { type: 'enabled' } };
+}
+
+/**
+ * The chat completion a Responses request asks for, on top of `previous`, the conversation of the
+ * response it continues. Refuses, naming the field, what the chat service cannot serve.
+ */
+export function mapResponsesRequest(
+  body: ResponseCreateBody,
+  spec: ChatModelSpec,
+  previous: readonly InputItem[],
+): ChatTurn {
+  const own: InputItem[] =
+    body.input === undefined
+      ? []
+      : typeof body.input === 'string'
+        ? [{ type: 'message', role: 'user', content: body.input }]
+        : body.input;
+  if (own.length === 0 && previous.length === 0) throw missingField('input');
+  const conversation = [...previous, ...own];
+  const messages = itemsToMessages(conversation, (i) =>
+    i < previous.length ? `the conversation of previous_response_id (item ${i})` : `input[${i - previous.length}]`,
+  );
+  if (body.instructions !== undefined && body.instructions !== '') {
+    messages.unshift({ role: 'system', content: body.instructions });
+  }
+  if (!messages.some((m) => m.role !== 'system')) {
+    throw invalidField('input', 'must hold a user message, not only instructions, system or developer messages');
+  }
+  if (body.max_output_tokens !== undefined && body.max_output_tokens > spec.maxOutput) {
+    throw invalidField('max_output_tokens', `must be at most ${spec.maxOutput} for ${body.model}`);
+  }
+  if (body.background === true)
+    throw invalidField(
+      'background',
+      'background responses are not served here: send the request and read its reply or stream',
+    );
+  if ((body.top_logprobs ?? 0) > 0) throw invalidField('top_logprobs', 'log probabilities are not produced here');
+  const given = chatTools(body.tools ?? [], messages);
+  const choice = toolChoiceOptions(body, given.tools);
+  const { response_format, ...formatTurn } = formatOptions(body);
+  const chatBody: ChatCompletionBody = {
+    model: body.model,
+    messages,
+    stream: body.stream === true,
+    ...reasoningFields(body, spec),
+    ...(body.temperature === undefined ? {} : { temperature: body.temperature }),
+    ...(body.top_p === undefined ? {} : { top_p: body.top_p }),
+    ...(body.max_output_tokens === undefined ? {} : { max_tokens: body.max_output_tokens }),
+    ...(choice.tools.length > 0 ? { tools: choice.tools } : {}),
+    ...(response_format ? { response_format } : {}),
+  };
+  return {
+    body: chatBody,
+    options: {
+      ...choice.options,
+      ...formatTurn,
+      ...(body.parallel_tool_calls === false ? { parallelToolCalls: false } : {}),
+    },
+    customTools: given.custom,
+    searchQuery: choice.tools.some((t) => t.type === 'web_search') ? given.query : undefined,
+    conversation,
+  };
+}

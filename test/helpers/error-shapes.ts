@@ -1,0 +1,54 @@
+import { expect } from 'vitest';
+import { ApiError } from '../../src/errors/api-error.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes.js';
+import { openAiErrorBody } from '../../src/server/openai-error.js';
+
+/**
+ * Error bodies come in the API's own shape (`{code, message, error: {code, message}}`, docs/wire.md,
+ * "Errors") or, on the routes of another API's wire, in that API's shape (the Responses API answers
+ * OpenAI's `{error: {message, type, param, code}}`). These helpers let the shared suites check
+ * every route whichever shape it answers.
+ */
+
+type Body = Record<string, unknown>;
+
+/** The body is in OpenAI's shape. */
+export const isOpenAiShape = (body: Body): boolean =>
+  !('code' in body) && typeof (body['error'] as Body | undefined)?.['type'] === 'string';
+
+/** The body says `code` (in OpenAI's shape: the name or number that code goes out as). */
+export function hasErrorCode(body: Body, code: number): boolean {
+  if (isOpenAiShape(body)) {
+    const expected = openAiErrorBody(new ApiError(code as ErrorCode, 'x')).error.code;
+    return (body['error'] as Body)['code'] === expected;
+  }
+  return body['code'] === code;
+}
+
+/** The body is a well-formed error answer to `status`, in either shape; its message is returned. */
+export function expectErrorShape(body: Body, status: number, context = ''): string {
+  if (isOpenAiShape(body)) {
+    expect(Object.keys(body), context).toEqual(['error']);
+    const error = body['error'] as Body;
+    expect(Object.keys(error).sort(), context).toEqual(['code', 'message', 'param', 'type']);
+    expect(typeof error['message'], context).toBe('string');
+    expect((error['message'] as string).length, context).toBeGreaterThan(0);
+    expect(error['param'] === null || typeof error['param'] === 'string', context).toBe(true);
+    expect(typeof error['code'], context).toBe('string');
+    const numeric = Number(error['code']);
+    if (Number.isInteger(numeric)) expect(ERROR_CODES[numeric as ErrorCode]?.status, context).toBe(status);
+    return error['message'] as string;
+  }
+  expect(Number.isInteger(body['code']), context).toBe(true);
+  expect(typeof body['message'], context).toBe('string');
+  expect((body['message'] as string).length, context).toBeGreaterThan(0);
+  expect(body['error'], context).toEqual({ code: String(body['code']), message: body['message'] });
+  expect(ERROR_CODES[body['code'] as ErrorCode]?.status, context).toBe(status);
+  return body['message'] as string;
+}
+
+/** The body answers `code` with its status, in the route's shape. */
+export function expectErrorCode(body: Body, status: number, code: number): void {
+  expectErrorShape(body, status, JSON.stringify(body));
+  expect(hasErrorCode(body, code), JSON.stringify(body)).toBe(true);
+}
