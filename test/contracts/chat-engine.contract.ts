@@ -157,6 +157,17 @@ export function runChatEngineContract(
       expectWellFormed(parts, options);
     });
 
+    it('calls a tool when toolChoice is required, the parts well-formed', async () => {
+      const parts = await collect(
+        context.engine.generate(
+          request({ tools: [TOOL], toolChoice: 'required', parallelToolCalls: false }),
+          new AbortController().signal,
+        ),
+      );
+      expectWellFormed(parts, options);
+      expect(parts.some((p) => p.type === 'tool-call-start')).toBe(true);
+    });
+
     it('reports promptTokens equal to countTokens when the engine can count', async () => {
       const req = request({ tools: [TOOL] });
       let counted: number;

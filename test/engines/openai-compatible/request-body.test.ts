@@ -99,4 +99,31 @@ describe('request body', () => {
     expect(resolved.headers['authorization']).toBe('Bearer k');
     expect(resolved.label).toBe('http://127.0.0.1:8000/v1 (m)');
   });
+  it('sends tool_choice and parallel_tool_calls when a turn asks for them, with tools only', () => {
+    const tools = [{ name: 'w', description: 'weather' }];
+    expect(body(chatRequest({ tools, toolChoice: 'required', parallelToolCalls: false }))).toMatchObject({
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+    });
+    expect(body(chatRequest({ tools, toolChoice: { name: 'w' } }))['tool_choice']).toEqual({
+      type: 'function',
+      function: { name: 'w' },
+    });
+    const plain = body(chatRequest({ tools, toolChoice: 'auto' }));
+    expect('tool_choice' in plain || 'parallel_tool_calls' in plain).toBe(false);
+    expect('tool_choice' in body(chatRequest({ toolChoice: 'required' }))).toBe(false);
+  });
+
+  it("sends a turn's JSON schema as the json_schema response format, or json_object where only that is known", () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    expect(body(chatRequest({ responseFormat: 'json_object', jsonSchema: schema }))['response_format']).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'reply', schema, strict: true },
+    });
+    expect(
+      body(chatRequest({ responseFormat: 'json_object', jsonSchema: schema }), { jsonMode: 'json_object' })[
+        'response_format'
+      ],
+    ).toEqual({ type: 'json_object' });
+  });
 });

@@ -4,7 +4,6 @@ import {
   type ChatWrapper,
   LlamaChat,
   type LlamaContextSequence,
-  type LlamaGrammar,
   type LlamaModel,
   resolveChatWrapper,
   type Token,
@@ -21,9 +20,11 @@ import type {
   FunctionTool,
 } from '../types.js';
 import { detectCapabilities } from './capabilities.js';
+import { forcedCallWrapper } from './forced-call.js';
 import { runGeneration } from './generation.js';
 import { checkGguf } from './gguf-check.js';
 import { toChatHistory, toFunctions } from './history.js';
+import { JsonGrammars } from './json-grammars.js';
 import { type LlamaCppEngineOptions, resolveOptions } from './options.js';
 import { sharedLlama } from './runtime.js';
 import { SequencePool } from './sequence-pool.js';
@@ -45,8 +46,14 @@ function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
   return i;
 }
 
+/** The tools the model may call: all, or the one `toolChoice` names. */
+function offeredTools(request: ChatRequest): ChatRequest['tools'] {
+  const choice = request.toolChoice;
+  return typeof choice === 'object' ? request.tools.filter((t) => t.name === choice.name) : request.tools;
+}
+
 class Engine implements LlamaCppEngine {
-  private jsonGrammar: Promise<LlamaGrammar> | undefined;
+  private readonly grammars: JsonGrammars;
 
   constructor(
     readonly capabilities: ChatEngineCapabilities,
@@ -55,7 +62,9 @@ class Engine implements LlamaCppEngine {
     private readonly pool: SequencePool<Slot>,
     private readonly contextSize: number,
     private readonly dispose: () => Promise<void>,
-  ) {}
+  ) {
+    this.grammars = new JsonGrammars(model.llama);
+  }
 
   get load() {
     return { available: this.pool.available, waiting: this.pool.waiting };
@@ -66,8 +75,12 @@ class Engine implements LlamaCppEngine {
   }
 
   /** The prompt exactly as LlamaChat will evaluate it: the same wrapper, history and functions. */
-  private promptTokens(history: ChatHistoryItem[], functions: ChatModelFunctions | undefined): Token[] {
-    const state = this.wrapper.generateContextState({
+  private promptTokens(
+    history: ChatHistoryItem[],
+    functions: ChatModelFunctions | undefined,
+    wrapper: ChatWrapper = this.wrapper,
+  ): Token[] {
+    const state = wrapper.generateContextState({
       chatHistory: history,
       availableFunctions: functions,
       documentFunctionParams: true,
@@ -83,9 +96,14 @@ class Engine implements LlamaCppEngine {
     const history = toChatHistory(request.messages);
     const json = request.responseFormat === 'json_object';
     // node-llama-cpp takes either a grammar or functions: JSON mode does not offer tools.
-    const functions = json ? undefined : toFunctions(request.tools);
-    const grammar = json ? await this.grammar() : undefined;
-    const prompt = this.promptTokens(history, functions);
+    const functions = json ? undefined : toFunctions(offeredTools(request));
+    const grammar = json ? await this.grammars.get(request.jsonSchema) : undefined;
+    // A call the model must make has a wrapper of its own for this request (forced-call.ts).
+    const forced =
+      functions !== undefined && (request.toolChoice ?? 'auto') !== 'auto'
+        ? forcedCallWrapper(this.wrapper)
+        : undefined;
+    const prompt = this.promptTokens(history, functions, forced);
     if (prompt.length >= this.contextSize) {
       throw contextExceeded(
         `Prompt is ${prompt.length} tokens; the model's context window is ${this.contextSize} tokens`,
@@ -100,8 +118,9 @@ class Engine implements LlamaCppEngine {
       if (signal.aborted && !(err instanceof ApiError)) return;
       throw err;
     }
+    const { sequence } = lease.item;
+    const chat = forced ? new LlamaChat({ contextSequence: sequence, chatWrapper: forced }) : lease.item.chat;
     try {
-      const { chat, sequence } = lease.item;
       // The last prompt token is always evaluated again to get the next token's logits.
       const cachedTokens = Math.min(commonPrefix(sequence.contextTokens, prompt), prompt.length - 1);
       yield* runGeneration(
@@ -118,13 +137,9 @@ class Engine implements LlamaCppEngine {
         signal,
       );
     } finally {
+      if (chat !== lease.item.chat) chat.dispose({ disposeSequence: false });
       lease.release();
     }
-  }
-
-  private grammar(): Promise<LlamaGrammar> {
-    this.jsonGrammar ??= this.model.llama.getGrammarFor('json');
-    return this.jsonGrammar;
   }
 
   close(): Promise<void> {

@@ -115,6 +115,7 @@ export async function* runGeneration(input: GenerationInput, signal: CancelSigna
           ...common,
           functions: input.functions,
           documentFunctionParams: true,
+          ...(request.parallelToolCalls === false ? { maxParallelFunctionCalls: 1 } : {}),
           onFunctionCall,
           onFunctionCallParamsChunk,
         })

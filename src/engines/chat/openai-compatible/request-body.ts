@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, FunctionTool } from '../types.js';
+import type { ChatMessage, ChatRequest, FunctionTool, JsonSchema } from '../types.js';
 import type { ResolvedOptions } from './options.js';
 
 type WireMessage = Record<string, unknown>;
@@ -57,7 +57,16 @@ export function buildChatBody(options: ResolvedOptions, request: ChatRequest, st
   if (sampling.seed !== undefined) body['seed'] = sampling.seed;
   body[options.maxTokensField] = request.maxTokens;
   if (request.stop.length > 0) body['stop'] = request.stop;
-  if (request.responseFormat === 'json_object') body['response_format'] = jsonResponseFormat(options.jsonMode);
+  if (request.responseFormat === 'json_object') {
+    body['response_format'] = jsonResponseFormat(options.jsonMode, request.jsonSchema);
+  }
+  if (request.tools.length > 0) {
+    const choice = request.toolChoice ?? 'auto';
+    if (choice !== 'auto') {
+      body['tool_choice'] = choice === 'required' ? 'required' : { type: 'function', function: { name: choice.name } };
+    }
+    if (request.parallelToolCalls === false) body['parallel_tool_calls'] = false;
+  }
   if (stream) {
     body['stream'] = true;
     body['stream_options'] = { include_usage: true };
@@ -69,11 +78,15 @@ export function buildChatBody(options: ResolvedOptions, request: ChatRequest, st
 }
 
 /**
- * JSON mode as the upstream honours it. `json_schema` with an open object schema holds on vLLM,
- * SGLang, llama.cpp server (which ignores a bare `json_object`), Ollama and hosted APIs; `json_object`
- * for servers that know only that form.
+ * JSON mode as the upstream honours it. `json_schema` (the request's schema, else an open object)
+ * holds on vLLM, SGLang, llama.cpp server (which ignores a bare `json_object`), Ollama and hosted
+ * APIs; `json_object` for servers that know only that form (the reply is still checked to parse).
  */
-function jsonResponseFormat(mode: ResolvedOptions['jsonMode']): Record<string, unknown> {
+function jsonResponseFormat(
+  mode: ResolvedOptions['jsonMode'],
+  schema: JsonSchema | undefined,
+): Record<string, unknown> {
   if (mode === 'json_object') return { type: 'json_object' };
+  if (schema !== undefined) return { type: 'json_schema', json_schema: { name: 'reply', schema, strict: true } };
   return { type: 'json_schema', json_schema: { name: 'json_object', schema: { type: 'object' } } };
 }
