@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PlatformServices } from '../../services/platform-services.js';
 import { accountRoutes } from './api-accounts.js';
 import { auditRoutes } from './api-audit.js';
+import { billingRoutes } from './api-billing.js';
 import { keyRoutes } from './api-keys.js';
 import { platformRoutes } from './api-platform.js';
 import { sessionRoutes } from './api-session.js';
@@ -34,4 +35,5 @@ export async function consoleApi(scope: FastifyInstance, { services }: { service
   await usageRoutes(scope, services);
   await platformRoutes(scope, services);
   await auditRoutes(scope, services);
+  await billingRoutes(scope, services);
 }

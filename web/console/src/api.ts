@@ -49,11 +49,14 @@ export interface UsageRow {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** What the calls cost, a decimal string in the report's currency. */
+  cost: string;
 }
 
 export interface UsageReport {
   since: number;
   days: number;
+  currency: string;
   keys: { id: string; name: string; status: string }[];
   data: UsageRow[];
 }
@@ -114,6 +117,104 @@ export interface PlaygroundToken {
   token: string;
   key_id: string;
   expires_at: number;
+}
+
+export interface Balance {
+  account_id: string;
+  balance: string;
+  reserved: string;
+  available: string;
+  currency: string;
+}
+
+export interface BudgetLimits {
+  total: string | null;
+  daily: string | null;
+  monthly: string | null;
+}
+
+export interface BudgetInfo {
+  scope: string;
+  budget: BudgetLimits;
+  spent: { total: string; day: string; month: string };
+  reserved: string;
+  currency: string;
+  time_zone: string;
+}
+
+export interface BillingOverview extends Balance {
+  budget: BudgetInfo | null;
+  /** Whether anything is priced on this server. */
+  priced: boolean;
+}
+
+export interface LedgerEntry {
+  id: number;
+  account_id: string;
+  kind: 'credit' | 'debit' | 'redeem' | 'usage';
+  amount: string;
+  balance_after: string;
+  currency: string;
+  actor: string;
+  note: string;
+  ref: string | null;
+  key_id: string | null;
+  created_at: number;
+}
+
+export interface LedgerPage {
+  data: LedgerEntry[];
+  next_before: number | null;
+}
+
+export interface KeySpend {
+  key_id: string;
+  spent: { day: string; month: string; total: string };
+  budget: BudgetLimits | null;
+}
+
+export interface AccountBalance extends Balance {
+  id: string;
+  name: string;
+  email: string | null;
+  disabled: boolean;
+  budget: BudgetLimits | null;
+}
+
+export interface CodeBatch {
+  id: string;
+  amount: string;
+  currency: string;
+  count: number;
+  redeemed: number;
+  expires_at: number | null;
+  note: string;
+  created_by: string;
+  created_at: number;
+}
+
+export interface RedemptionCode {
+  code: string;
+  redeemed_by: string | null;
+  redeemed_at: number | null;
+}
+
+export interface PriceFields {
+  input_per_million?: string;
+  cached_input_per_million?: string;
+  output_per_million?: string;
+  per_image?: string;
+  per_image_by?: Record<string, string>;
+  per_call?: string;
+}
+
+export interface PriceInfo {
+  code: string;
+  price: PriceFields | null;
+  source: 'config' | 'edited';
+  configured: PriceFields | null;
+  updated_at: number | null;
+  updated_by: string | null;
 }
 
 /** A refusal from the server, with the API's error code and message. */
@@ -187,6 +288,31 @@ export const api = {
     consoleApi<Account & { password: string }>('POST', '/accounts', body),
   disableAccount: (id: string) => consoleApi<Account>('POST', `/accounts/${encodeURIComponent(id)}/disable`),
   usage: (days: number) => consoleApi<UsageReport>('GET', `/usage?days=${days}`),
+  billing: () => consoleApi<BillingOverview>('GET', '/billing'),
+  ledger: (before?: number, account?: string) =>
+    consoleApi<LedgerPage>(
+      'GET',
+      `/billing/ledger?${new URLSearchParams({
+        ...(before === undefined ? {} : { before: String(before) }),
+        ...(account ? { account } : {}),
+      })}`,
+    ),
+  redeem: (code: string) => consoleApi<LedgerEntry>('POST', '/billing/redeem', { code }),
+  keySpend: () => consoleApi<{ currency: string; time_zone: string; data: KeySpend[] }>('GET', '/billing/keys'),
+  accountBalances: () => consoleApi<{ currency: string; data: AccountBalance[] }>('GET', '/billing/accounts'),
+  credit: (account: string, amount: string, note: string) =>
+    consoleApi<LedgerEntry>('POST', `/billing/accounts/${encodeURIComponent(account)}/credit`, { amount, note }),
+  setBudget: (kind: 'keys' | 'accounts', id: string, budget: BudgetLimits) =>
+    consoleApi<BudgetInfo>('POST', `/billing/${kind}/${encodeURIComponent(id)}/budget`, budget),
+  codeBatches: () => consoleApi<{ data: CodeBatch[] }>('GET', '/billing/codes').then((r) => r.data),
+  createCodes: (body: { amount: string; count: number; expires_at?: number; note?: string }) =>
+    consoleApi<CodeBatch & { codes: string[] }>('POST', '/billing/codes', body),
+  batchCodes: (id: string) =>
+    consoleApi<{ data: RedemptionCode[] }>('GET', `/billing/codes/${encodeURIComponent(id)}`).then((r) => r.data),
+  prices: () => consoleApi<{ currency: string; data: PriceInfo[] }>('GET', '/billing/prices'),
+  setPrice: (code: string, price: PriceFields) =>
+    consoleApi<PriceInfo>('POST', `/billing/prices/${encodeURIComponent(code)}`, price),
+  resetPrice: (code: string) => consoleApi<unknown>('DELETE', `/billing/prices/${encodeURIComponent(code)}`),
   models: () => consoleApi<{ data: ModelInfo[] }>('GET', '/models').then((r) => r.data),
   playgroundToken: () => consoleApi<PlaygroundToken>('POST', '/playground-token'),
   search: (collection: string, offset: number) =>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type SessionInfo, setSession, whenSignedOut } from './api';
 import { forgetKeys } from './key-memory';
 import { AccountsPage } from './pages/accounts';
+import { BillingPage } from './pages/billing';
 import { KeysPage } from './pages/keys';
 import { ModelsPage } from './pages/models';
 import { PasswordPage } from './pages/password';
@@ -10,10 +11,11 @@ import { SignIn } from './pages/sign-in';
 import { UsagePage } from './pages/usage';
 import { Playground } from './playground/playground';
 
-type Route = 'keys' | 'usage' | 'models' | 'search' | 'playground' | 'accounts' | 'password';
+type Route = 'keys' | 'usage' | 'billing' | 'models' | 'search' | 'playground' | 'accounts' | 'password';
 const ROUTES: { route: Route; label: string; adminOnly?: boolean; accountOnly?: boolean }[] = [
   { route: 'keys', label: 'Keys' },
   { route: 'usage', label: 'Usage' },
+  { route: 'billing', label: 'Billing' },
   { route: 'models', label: 'Models' },
   { route: 'search', label: 'Search', adminOnly: true },
   { route: 'playground', label: 'Playground' },
@@ -102,6 +104,7 @@ export function App() {
       <main id="main" ref={main} tabIndex={-1}>
         {page === 'keys' && <KeysPage session={session} />}
         {page === 'usage' && <UsagePage />}
+        {page === 'billing' && <BillingPage session={session} />}
         {page === 'models' && <ModelsPage />}
         {page === 'search' && <SearchPage />}
         {page === 'playground' && <Playground />}

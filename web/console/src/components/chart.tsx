@@ -18,7 +18,18 @@ const cssVar = (name: string) => getComputedStyle(document.documentElement).getP
  * A bar-ish line chart of one figure per day and series (uPlot, bundled). The figures are also in
  * the page's table, so the canvas is described by its title and hidden from screen readers.
  */
-export function Chart({ title, days, series }: { title: string; days: number[]; series: ChartSeries[] }) {
+export function Chart({
+  title,
+  days,
+  series,
+  fractional = false,
+}: {
+  title: string;
+  days: number[];
+  series: ChartSeries[];
+  /** Figures with decimals (money): the y axis takes uPlot's own steps. */
+  fractional?: boolean;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -28,7 +39,7 @@ export function Chart({ title, days, series }: { title: string; days: number[]; 
       width: el.clientWidth || 600,
       height: 220,
       scales: { x: { time: true } },
-      axes: [axis, { ...axis, size: 60, incrs: WHOLE_STEPS }],
+      axes: [axis, fractional ? { ...axis, size: 60 } : { ...axis, size: 60, incrs: WHOLE_STEPS }],
       series: [
         {},
         ...series.map((s, i) => ({
@@ -48,7 +59,7 @@ export function Chart({ title, days, series }: { title: string; days: number[]; 
       resize.disconnect();
       plot.destroy();
     };
-  }, [days, series]);
+  }, [days, series, fractional]);
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>

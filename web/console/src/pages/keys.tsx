@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Account, api, type ConsoleKey, formatTime, type SessionInfo } from '../api';
+import { type Account, api, type ConsoleKey, formatTime, type KeySpend, type SessionInfo } from '../api';
 import { Confirm } from '../components/confirm';
 import { CopyField } from '../components/copy-field';
 import { rememberKey } from '../key-memory';
+import { BudgetForm, budgetText } from './billing/budget-form';
 import { CreateKeyForm } from './create-key-form';
 
 const limitsText = (k: ConsoleKey): string => {
@@ -23,12 +24,19 @@ export function KeysPage({ session }: { session: SessionInfo }) {
   const [revoking, setRevoking] = useState<ConsoleKey | undefined>();
   const [status, setStatus] = useState('');
   const [holders, setHolders] = useState<Map<string, Account>>(new Map());
+  const [spend, setSpend] = useState<{ currency: string; byKey: Map<string, KeySpend> }>();
+  const [budgeting, setBudgeting] = useState<ConsoleKey | undefined>();
 
-  const load = () =>
+  const load = () => {
     api
+      .keySpend()
+      .then((r) => setSpend({ currency: r.currency, byKey: new Map(r.data.map((s) => [s.key_id, s])) }))
+      .catch((e: Error) => setError(e.message));
+    return api
       .keys()
       .then(setKeys)
       .catch((e: Error) => setError(e.message));
+  };
   useEffect(() => {
     load();
     if (isAdmin) api.accounts().then((list) => setHolders(new Map(list.map((a) => [a.id, a]))));
@@ -116,6 +124,10 @@ export function KeysPage({ session }: { session: SessionInfo }) {
                 <th scope="col">Limits</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
+                <th scope="col" class="num">
+                  Spend{spend ? ` (${spend.currency})` : ''}
+                </th>
+                <th scope="col">Budget</th>
                 <th scope="col">Status</th>
                 <th scope="col">
                   <span class="sr-only">Actions</span>
@@ -137,6 +149,22 @@ export function KeysPage({ session }: { session: SessionInfo }) {
                   <td data-label="Limits">{limitsText(k)}</td>
                   <td data-label="Created">{formatTime(k.created_at)}</td>
                   <td data-label="Last used">{formatTime(k.last_used_at)}</td>
+                  <td data-label="Spend today / month / total" class="num spend-cell">
+                    {spendText(spend?.byKey.get(k.id))}
+                  </td>
+                  <td data-label="Budget">
+                    {budgetText(spend?.byKey.get(k.id)?.budget ?? null)}
+                    {isAdmin && k.status === 'active' && (
+                      <button
+                        type="button"
+                        class="link"
+                        aria-label={`Set the budget of ${k.name}`}
+                        onClick={() => setBudgeting(k)}
+                      >
+                        Set
+                      </button>
+                    )}
+                  </td>
                   <td data-label="Status">
                     <span class={`status ${k.status}`}>{k.status}</span>
                   </td>
@@ -158,6 +186,21 @@ export function KeysPage({ session }: { session: SessionInfo }) {
           </table>
         </div>
       )}
+      {budgeting && spend && (
+        <BudgetForm
+          kind="keys"
+          id={budgeting.id}
+          name={budgeting.name}
+          current={spend.byKey.get(budgeting.id)?.budget ?? null}
+          currency={spend.currency}
+          onCancel={() => setBudgeting(undefined)}
+          onDone={() => {
+            setStatus(`Budget of ${budgeting.name} saved.`);
+            setBudgeting(undefined);
+            load();
+          }}
+        />
+      )}
       {revoking && (
         <Confirm
           title={`Revoke ${revoking.name}?`}
@@ -170,3 +213,7 @@ export function KeysPage({ session }: { session: SessionInfo }) {
     </section>
   );
 }
+
+/** Today / this month / in all, as `0.12 / 3.40 / 20.00`. */
+const spendText = (s: KeySpend | undefined): string =>
+  s ? `${s.spent.day} / ${s.spent.month} / ${s.spent.total}` : '—';

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, type UsageReport } from '../api';
 import { Chart, type ChartSeries } from '../components/chart';
+import { downloadCsv } from '../components/csv';
 
 const DAY = 86_400;
 
-/** Requests and tokens per day, one series per key and model, with the figures in a table. */
+/** Requests, tokens and spend per day, one series per key and model, with the figures in a table and a CSV. */
 export function UsagePage() {
   const [days, setDays] = useState(30);
   const [report, setReport] = useState<UsageReport | undefined>();
@@ -24,18 +25,22 @@ export function UsagePage() {
     const names = new Map(report.keys.map((k) => [k.id, k.name]));
     const requests = new Map<string, ChartSeries>();
     const tokens = new Map<string, ChartSeries>();
+    const spend = new Map<string, ChartSeries>();
     for (const row of report.data) {
       const label = `${names.get(row.key_id) ?? row.key_id} · ${row.model || 'no model'}`;
       for (const [map, value] of [
         [requests, row.requests],
         [tokens, row.total_tokens],
+        // Drawn only: the table and the CSV keep the exact decimal.
+        [spend, Number(row.cost)],
       ] as const) {
         const s = map.get(label) ?? { label, values: x.map(() => 0) };
         s.values[index.get(row.day) ?? 0]! += value;
         map.set(label, s);
       }
     }
-    return { x, requests: [...requests.values()], tokens: [...tokens.values()], names };
+    const spent = [...spend.values()].filter((series) => series.values.some((v) => v > 0));
+    return { x, requests: [...requests.values()], tokens: [...tokens.values()], spend: spent, names };
   }, [report]);
 
   return (
@@ -66,10 +71,18 @@ export function UsagePage() {
           <div class="charts">
             <Chart title="Requests per day" days={charts.x} series={charts.requests} />
             <Chart title="Tokens per day" days={charts.x} series={charts.tokens} />
+            {charts.spend.length > 0 && (
+              <Chart title={`Spend per day (${report.currency})`} days={charts.x} series={charts.spend} fractional />
+            )}
+          </div>
+          <div class="actions">
+            <button type="button" onClick={() => exportCsv(report, charts.names)}>
+              Download CSV
+            </button>
           </div>
           <div class="table-wrap">
             <table>
-              <caption>Requests and tokens per day, key and model (UTC days)</caption>
+              <caption>Requests, tokens and spend per day, key and model (UTC days)</caption>
               <thead>
                 <tr>
                   <th scope="col">Day</th>
@@ -86,6 +99,9 @@ export function UsagePage() {
                   </th>
                   <th scope="col" class="num">
                     Completion tokens
+                  </th>
+                  <th scope="col" class="num">
+                    Cost ({report.currency})
                   </th>
                 </tr>
               </thead>
@@ -107,6 +123,9 @@ export function UsagePage() {
                     <td data-label="Completion tokens" class="num">
                       {r.completion_tokens}
                     </td>
+                    <td data-label={`Cost (${report.currency})`} class="num">
+                      {r.cost}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -115,5 +134,24 @@ export function UsagePage() {
         </>
       )}
     </section>
+  );
+}
+
+function exportCsv(report: UsageReport, names: Map<string, string>): void {
+  downloadCsv(
+    `usage-${report.days}d.csv`,
+    ['day', 'key_id', 'key', 'model', 'requests', 'errors', 'prompt_tokens', 'completion_tokens', 'cost', 'currency'],
+    report.data.map((r) => [
+      r.day,
+      r.key_id,
+      names.get(r.key_id) ?? '',
+      r.model,
+      r.requests,
+      r.errors,
+      r.prompt_tokens,
+      r.completion_tokens,
+      r.cost,
+      report.currency,
+    ]),
   );
 }
