@@ -29,6 +29,7 @@ export function installObservability(app: FastifyInstance, services: PlatformSer
             const { status } = services.store;
             return [{ dependency: status.name, errors: status.errors, reconnects: status.reconnects, up: status.up }];
           },
+          billing: () => ({ stats: services.billing.stats, currency: services.billing.currency }),
         },
         { processMetrics: true },
       )

@@ -1,7 +1,9 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeploymentLoad } from '../../services/chat/engine-directory.js';
 import type { GenerationTimings } from '../../services/chat/observed-engine.js';
+import type { SpendStats } from '../../services/billing/spend-stats.js';
 import type { UsageStats } from '../../services/usage/usage-recorder.js';
+import { billingMetrics } from './billing-metrics.js';
 
 /** What /metrics reads at scrape time rather than on every request. */
 export interface MetricSources {
@@ -14,6 +16,8 @@ export interface MetricSources {
   deploymentLoad?(): DeploymentLoad[];
   /** What the server depends on (the database): faults seen by kind, recoveries, and whether it is up. */
   dependencies?(): DependencyCounts[];
+  /** Spend, refusals for money and expired reservations (services/billing/). */
+  billing?(): { stats: SpendStats; currency: string };
 }
 
 export interface DependencyCounts {
@@ -89,6 +93,8 @@ export class PlatformMetrics implements GenerationTimings {
     if (deployments) this.deploymentGauges(deployments, registers);
     const dependencies = sources.dependencies;
     if (dependencies) this.dependencyMetrics(dependencies, registers);
+    const billing = sources.billing;
+    if (billing) billingMetrics(billing, registers);
   }
 
   firstToken(model: string, seconds: number): void {
