@@ -205,7 +205,7 @@ export const ConfigSchema = Type.Object(
         allow_hosts: Type.Array(Type.String({ minLength: 1 }), {
           default: [],
           description:
-            'Hostnames (`intranet.example`, `*.example`) or IPs/CIDRs that the reader may fetch although they are private or loopback.',
+            'What every guarded fetch (the reader, chat and tokenizer media, image URLs elsewhere) may reach beyond public addresses. A hostname (`intranet.example`) or suffix (`*.example`) opens private, loopback, carrier-grade NAT and unique-local addresses for that name only; an IP or CIDR (`10.1.0.0/16`) opens the addresses it covers, link-local and reserved ones included. Cloud metadata endpoints, 0.0.0.0, multicast and broadcast stay refused whatever the list says.',
         }),
         max_bytes: Type.Integer({
           minimum: 1024,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiError } from '../errors/api-error.js';
 import { contextExceeded, upstreamFailure as upstreamError } from '../errors/errors.js';
+import { isNetError } from '../net/net-error.js';
 import { RequestRefusedByBackend } from './chat/pool-errors.js';
 
 /** Structured logger, shaped like pino's `(details, message)` so Fastify's logger fits as is. */
@@ -83,6 +84,7 @@ export function statusError(options: UpstreamLabel, status: number, body: string
 
 /** A short, address-free name for a transport failure (clients see it; the log has the full error). */
 export function describeCause(err: unknown): string {
+  if (isNetError(err)) return err.message;
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
     return typeof code === 'string' ? code : err.name;

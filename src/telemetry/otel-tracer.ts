@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, Span as OtelSpan } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import { createUpstreamFetcher } from '../net/fetcher.js';
 import type { Span, SpanAttributes, SpanOptions, Tracer } from './tracer.js';
 
 export interface OtelTracerOptions {
@@ -19,6 +20,8 @@ export interface OtelTracerOptions {
 /** Spans wait at most this long before they are sent (they also go when a batch is full). */
 const EXPORT_DELAY_MS = 2_000;
 const EXPORT_TIMEOUT_MS = 10_000;
+/** A receiver's answer is a small JSON (partial success); its body is read no further than this. */
+const RECEIVER_ANSWER_BYTES = 64 * 1024;
 
 /**
  * The Tracer on OpenTelemetry's SDK, batching spans to an OTLP/HTTP receiver. The SDK's packages are
@@ -34,28 +37,37 @@ export async function startOtelTracer(options: OtelTracerOptions): Promise<Trace
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/otlp-transformer'),
   ]);
-  // OTLP/HTTP with a JSON body of known length, posted with fetch: every receiver reads it, the
-  // simplest included (OpenTelemetry's own exporter streams it chunked). A failed batch is dropped.
+  // OTLP/HTTP with a JSON body of known length, posted on src/net's upstream fetcher (the receiver
+  // the operator configured): every receiver reads it, the simplest included (OpenTelemetry's own
+  // exporter streams it chunked). A failed batch is dropped.
+  const receiver = createUpstreamFetcher();
+  const url = new URL(options.url);
   const exporter: SpanExporter = {
     export(spans, done) {
       const body = otlp.JsonTraceSerializer.serializeRequest(spans);
       if (!body) return done({ code: core.ExportResultCode.FAILED, error: new Error('spans could not be serialized') });
-      fetch(options.url, {
-        method: 'POST',
-        headers: { ...options.headers, 'content-type': 'application/json' },
-        body: body as Uint8Array<ArrayBuffer>,
-        signal: AbortSignal.timeout(EXPORT_TIMEOUT_MS),
-      }).then(
-        async (res) => {
-          await res.arrayBuffer().catch(() => undefined);
-          if (res.ok) done({ code: core.ExportResultCode.SUCCESS });
-          else
-            done({ code: core.ExportResultCode.FAILED, error: new Error(`the receiver answered HTTP ${res.status}`) });
-        },
-        (error: Error) => done({ code: core.ExportResultCode.FAILED, error }),
-      );
+      receiver
+        .send(
+          { url, method: 'POST', headers: { ...options.headers, 'content-type': 'application/json' }, body },
+          {
+            maxBytes: RECEIVER_ANSWER_BYTES,
+            idleTimeoutMs: EXPORT_TIMEOUT_MS,
+            signal: AbortSignal.timeout(EXPORT_TIMEOUT_MS),
+          },
+        )
+        .then(
+          (res) => {
+            if (res.status >= 200 && res.status < 300) done({ code: core.ExportResultCode.SUCCESS });
+            else
+              done({
+                code: core.ExportResultCode.FAILED,
+                error: new Error(`the receiver answered HTTP ${res.status}`),
+              });
+          },
+          (error: Error) => done({ code: core.ExportResultCode.FAILED, error }),
+        );
     },
-    shutdown: () => Promise.resolve(),
+    shutdown: () => receiver.close(),
   };
   const provider = new sdk.TracerProvider({
     resource: resources.resourceFromAttributes({

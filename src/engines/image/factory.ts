@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { Fetcher } from '../../net/fetcher.js';
 import type { EngineContext } from '../chat/factory.js';
 import type { ImageEngine } from './types.js';
 
@@ -11,6 +12,8 @@ export interface ImageEngineContext {
   maxImageBytes: number;
   /** Longest one job may take. */
   timeoutMs: number;
+  /** For URLs an engine answers with on another host: every address checked (src/net). */
+  outbound: Fetcher;
 }
 
 /** A kind of image engine: the schema of its deployment options and how to start one. */

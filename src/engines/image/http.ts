@@ -1,38 +1,47 @@
-import { Agent } from 'undici';
 import type { ApiError } from '../../errors/api-error.js';
-import { readBounded, TooLargeError } from '../../net/body-reader.js';
+import { createUpstreamFetcher, type Fetcher } from '../../net/fetcher.js';
+import { isNetError } from '../../net/net-error.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { EngineContext } from '../chat/factory.js';
 import { describeCause, statusError, upstreamFailure } from '../upstream-errors.js';
 
 /** An image backend's HTTP side: one connection pool, its headers, and how failures are reported. */
 export interface BackendHttp {
-  agent: Agent;
+  /** The backend the operator configured, reached as configured (src/net's upstream fetcher). */
+  fetcher: Fetcher;
+  /** For URLs elsewhere that the backend answers with: every address checked (src/net's guarded fetcher). */
+  outbound: Fetcher;
   /** For log lines and error messages: which backend, without credentials. */
   label: string;
   logger: EngineContext['log'];
   headers: Record<string, string>;
   maxBytes: number;
+  /** Longest wait for an answer's headers, and between two reads of its body. */
+  timeoutMs: number;
 }
 
 export function backendHttp(
   label: string,
   logger: EngineContext['log'],
-  options: { headers?: Record<string, string>; apiKey?: string; maxBytes: number; timeoutMs: number },
+  options: {
+    headers?: Record<string, string>;
+    apiKey?: string;
+    maxBytes: number;
+    timeoutMs: number;
+    outbound: Fetcher;
+  },
 ): BackendHttp {
   const headers: Record<string, string> = { ...options.headers };
   if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
   return {
-    // A synchronous engine (A1111, OpenAI-style) sends its headers only when the image is done.
-    agent: new Agent({
-      connect: { timeout: 10_000 },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    }),
+    fetcher: createUpstreamFetcher(),
+    outbound: options.outbound,
     label,
     logger,
     headers,
     maxBytes: options.maxBytes,
+    // A synchronous engine (A1111, OpenAI-style) sends its headers only when the image is done.
+    timeoutMs: options.timeoutMs,
   };
 }
 
@@ -55,21 +64,20 @@ export async function call(
     ...(init.traceparent === undefined ? {} : { traceparent: init.traceparent }),
   };
   try {
-    const response = await http.agent.request({
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: init.method,
-      headers,
-      ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-      signal,
-    });
-    const encoding = String(response.headers['content-encoding'] ?? '');
-    const body = await readBounded(response.body, encoding, http.maxBytes);
-    return { status: response.statusCode, contentType: String(response.headers['content-type'] ?? ''), body };
+    const answer = await http.fetcher.send(
+      {
+        url,
+        method: init.method,
+        headers,
+        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+      },
+      { maxBytes: http.maxBytes, idleTimeoutMs: http.timeoutMs, signal },
+    );
+    return { status: answer.status, contentType: answer.contentType, body: answer.body };
   } catch (err) {
     if (signal.aborted) throw signal.reason;
     const what =
-      err instanceof TooLargeError
+      isNetError(err) && err.failure === 'too-large'
         ? `the answer is larger than ${http.maxBytes} bytes (images.max_image_bytes)`
         : `cannot reach the image engine (${describeCause(err)})`;
     throw upstreamFailure(http, what, { target: url.pathname }, err);

@@ -1,3 +1,5 @@
+import { createDeadline } from '../../net/deadline.js';
+import { isNetError } from '../../net/net-error.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
 import { type BackendHttp, backendFailure, callOk } from './http.js';
 import { sniffImageType } from './mime.js';
@@ -16,10 +18,16 @@ export function imageFromBase64(http: BackendHttp, b64: string, metadata: Record
   return imageFromBytes(http, Buffer.from(bare, 'base64'), metadata);
 }
 
-/** Fetches an image URL at once (hosted APIs' URLs expire quickly), within the size bound. */
+/**
+ * Fetches an image URL at once (hosted APIs' URLs expire quickly), within the size bound. On the
+ * engine's own origin it is the engine (with its credentials); anywhere else it is a URL like any
+ * other a third party hands over: fetched without credentials and through the guarded fetcher, so
+ * an engine's answer cannot point the server into its own network.
+ */
 export async function imageFromUrl(
   http: BackendHttp,
   url: string,
+  engineOrigin: string,
   signal: CancelSignal,
   metadata: Record<string, unknown>,
 ): Promise<GeneratedImage> {
@@ -31,6 +39,33 @@ export async function imageFromUrl(
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:')
     throw backendFailure(http, `the engine answered an image URL with scheme ${target.protocol}`);
-  const answer = await callOk(http, target, { method: 'GET' }, signal);
-  return imageFromBytes(http, answer.body, metadata);
+  if (target.origin === engineOrigin) {
+    const answer = await callOk(http, target, { method: 'GET' }, signal);
+    return imageFromBytes(http, answer.body, metadata);
+  }
+  const deadline = createDeadline(http.timeoutMs / 1000, signal);
+  try {
+    const fetched = await http.outbound.get(
+      target.href,
+      {
+        maxBytes: http.maxBytes,
+        maxRedirects: 5,
+        idleTimeoutMs: http.timeoutMs,
+        userAgent: 'gen-platform',
+        accept: 'image/*',
+      },
+      deadline,
+    );
+    return imageFromBytes(http, fetched.body, metadata);
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    if (!isNetError(err)) throw err;
+    const what =
+      err.failure === 'too-large'
+        ? `the image its URL points to is larger than ${http.maxBytes} bytes (images.max_image_bytes)`
+        : `the image its URL points to could not be fetched: ${err.message}`;
+    throw backendFailure(http, what, { target: target.origin }, err);
+  } finally {
+    deadline.dispose();
+  }
 }

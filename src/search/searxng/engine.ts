@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
 import { upstreamFailure } from '../../errors/errors.js';
+import { createUpstreamFetcher, type Fetcher } from '../../net/fetcher.js';
 import { checkCount, hostInDomain, normaliseDomain, recencyCutoff } from '../text/filters.js';
 import { DEFAULT_COLLECTION, type Recency, type SearchEngine, type SearchHit, type SearchQuery } from '../types.js';
 import { type SearxngResult, toHit } from './map.js';
@@ -13,8 +14,10 @@ export interface SearxngOptions {
   maxPages?: number;
   language?: string;
   categories?: string;
-  fetch?: typeof fetch;
 }
+
+/** A results page is a few kilobytes of JSON; anything past this is not SearXNG's answer. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 const TIME_RANGE: Record<Exclude<Recency, 'noLimit'>, string> = {
   oneDay: 'day',
@@ -30,9 +33,11 @@ const TIME_RANGE: Record<Exclude<Recency, 'noLimit'>, string> = {
 export class SearxngEngine implements SearchEngine {
   readonly #options: Required<Omit<SearxngOptions, 'language' | 'categories'>> &
     Pick<SearxngOptions, 'language' | 'categories'>;
+  /** The instance the operator configured, reached as configured (often on loopback). */
+  readonly #fetcher: Fetcher = createUpstreamFetcher();
 
   constructor(options: SearxngOptions) {
-    this.#options = { timeoutMs: 10_000, maxPages: 3, fetch: globalThis.fetch, ...options };
+    this.#options = { timeoutMs: 10_000, maxPages: 3, ...options };
   }
 
   async query(q: SearchQuery): Promise<SearchHit[]> {
@@ -73,15 +78,16 @@ export class SearxngEngine implements SearchEngine {
     if (this.#options.categories) url.searchParams.set('categories', this.#options.categories);
     let body: unknown;
     try {
-      const res = await this.#options.fetch(url, {
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
-      });
-      if (!res.ok) {
+      const { timeoutMs } = this.#options;
+      const res = await this.#fetcher.send(
+        { url, method: 'GET', headers: { accept: 'application/json' } },
+        { maxBytes: MAX_ANSWER_BYTES, idleTimeoutMs: timeoutMs, signal: AbortSignal.timeout(timeoutMs) },
+      );
+      if (res.status < 200 || res.status >= 300) {
         // 403: the instance does not allow format=json; 429: its rate limiter.
-        throw upstream(`SearXNG answered HTTP ${res.status}`, await res.text().catch(() => ''));
+        throw upstream(`SearXNG answered HTTP ${res.status}`, res.body.toString('utf8', 0, 2048));
       }
-      body = await res.json();
+      body = JSON.parse(res.body.toString('utf8'));
     } catch (err) {
       if (err instanceof ApiError) throw err;
       throw upstream(`SearXNG request failed: ${err instanceof Error ? err.message : String(err)}`, err);
@@ -92,7 +98,7 @@ export class SearxngEngine implements SearchEngine {
   }
 
   async close(): Promise<void> {
-    // Stateless: fetch keeps no per-engine resources.
+    await this.#fetcher.close();
   }
 }
 

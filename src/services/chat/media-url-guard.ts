@@ -1,8 +1,8 @@
 import type { ChatCompletionBody } from '../../api/chat.js';
 import { invalidField, upstreamFailure } from '../../errors/errors.js';
-import { BlockedAddressError, DnsError, resolveGuarded, systemLookup } from '../reader/address-guard.js';
-import { type AllowList, createAllowList } from '../reader/allow-list.js';
-import type { LookupFunction } from '../reader/types.js';
+import { type AllowList, createAllowList } from '../../net/allow-list.js';
+import { isNetError } from '../../net/net-error.js';
+import { type LookupFunction, resolveGuarded, systemLookup } from '../../net/resolve.js';
 
 type BodyMessage = ChatCompletionBody['messages'][number];
 
@@ -77,10 +77,9 @@ export class MediaUrlGuard {
     try {
       await resolveGuarded(host, this.allowList, this.lookup);
     } catch (error) {
-      if (error instanceof BlockedAddressError) {
-        throw invalidField(field, `${text} is refused: ${error.message}; media URLs do not reach private networks`);
-      }
-      if (error instanceof DnsError) throw upstreamFailure(`Could not fetch ${field} (${text}): ${error.message}`);
+      if (isNetError(error) && error.failure === 'blocked')
+        throw invalidField(field, `${text} is refused: ${error.message}`);
+      if (isNetError(error)) throw upstreamFailure(`Could not fetch ${field} (${text}): ${error.message}`);
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import type { Config } from '../../config/schema.js';
 import type { EngineContext } from '../../engines/chat/factory.js';
 import { IMAGE_ENGINES } from '../../engines/image/registry.js';
 import type { FileStore } from '../../files/types.js';
+import { createGuardedFetcher } from '../../net/fetcher.js';
 import type { Store } from '../../stores/types.js';
 import type { Tracer } from '../../telemetry/tracer.js';
 import type { SafetyService } from '../safety/safety-service.js';
@@ -32,11 +33,14 @@ export async function openImageService(
   const deployments = resolveImageDeployments(config, IMAGE_ENGINES);
   if (deployments.size === 0) return undefined;
   const c = config.images;
+  // An image URL an engine answers with on another host is fetched like any URL from outside.
+  const outbound = createGuardedFetcher({ allowHosts: config.reader.allow_hosts });
   const engines = new ImageEngineDirectory(deployments, {
     configDir: deps.configDir,
     log: deps.log,
     maxImageBytes: c.max_image_bytes,
     timeoutMs: c.timeout_seconds * 1000,
+    outbound,
   });
   await engines.ready();
   const slots = new JobSlots(c.concurrency, c.queue_size);
@@ -73,6 +77,7 @@ export async function openImageService(
       stopSweeper();
       await workers?.stop();
       await engines.close();
+      await outbound.close();
     },
   };
 }

@@ -1,8 +1,7 @@
 import type { Browser, Route } from 'playwright-core';
-import type { Agent } from 'undici';
-import { readBounded } from '../../net/body-reader.js';
-import { BlockedAddressError } from './address-guard.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../../net/deadline.js';
+import type { Fetcher, OutboundRequest } from '../../net/fetcher.js';
+import { isNetError, type NetError } from '../../net/net-error.js';
 import { upstreamFailure } from './errors.js';
 
 /**
@@ -31,7 +30,7 @@ export const CHROMIUM_FLAGS = [
 const MAX_SUBREQUESTS = 300;
 
 export interface RenderOptions {
-  agent: Agent;
+  fetcher: Fetcher;
   userAgent: string;
   maxBytes: number;
   /** The page the reader already fetched, served to the browser without fetching it again. */
@@ -59,24 +58,16 @@ async function relay(route: Route, options: RenderOptions, deadline: Deadline): 
   for (const [name, value] of Object.entries(request.headers())) {
     if (!DROPPED_REQUEST_HEADERS.has(name.toLowerCase())) headers[name] = value;
   }
-  const response = await options.agent.request({
-    origin: url.origin,
-    path: `${url.pathname}${url.search}`,
-    method: request.method() as 'GET',
-    headers,
-    body: request.postDataBuffer() ?? null,
-    signal: deadline.signal,
-    headersTimeout: Math.max(1, deadline.remainingMs()),
-    bodyTimeout: Math.max(1, deadline.remainingMs()),
-  });
-  const contentEncoding = String(response.headers['content-encoding'] ?? '');
-  const body = await readBounded(response.body, contentEncoding, options.maxBytes);
+  const response = await options.fetcher.send(
+    { url, method: request.method() as OutboundRequest['method'], headers, body: request.postDataBuffer() ?? null },
+    { maxBytes: options.maxBytes, idleTimeoutMs: Math.max(1, deadline.remainingMs()), signal: deadline.signal },
+  );
   const responseHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value === undefined || DROPPED_RESPONSE_HEADERS.has(name)) continue;
     responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  await route.fulfill({ status: response.statusCode, headers: responseHeaders, body });
+  await route.fulfill({ status: response.status, headers: responseHeaders, body: response.body });
 }
 
 export function createRenderer(executablePath: string): Renderer {
@@ -108,7 +99,7 @@ export function createRenderer(executablePath: string): Renderer {
       deadline.signal.addEventListener('abort', stop, { once: true });
       let requests = 0;
       let servedDocument = false;
-      let blocked: BlockedAddressError | undefined;
+      let blocked: NetError | undefined;
       try {
         await context.routeWebSocket(/.*/, (socket) => socket.close());
         await context.route('**/*', async (route) => {
@@ -125,12 +116,10 @@ export function createRenderer(executablePath: string): Renderer {
           try {
             await relay(route, options, deadline);
           } catch (error) {
-            const cause = error instanceof BlockedAddressError ? error : (error as { cause?: unknown }).cause;
-            if (cause instanceof BlockedAddressError) blocked ??= cause;
+            const refused = isNetError(error) && error.failure === 'blocked';
+            if (refused) blocked ??= error;
             // The page sees a failed request, as it would for any unreachable resource.
-            await route
-              .abort(cause instanceof BlockedAddressError ? 'blockedbyclient' : 'failed')
-              .catch(() => undefined);
+            await route.abort(refused ? 'blockedbyclient' : 'failed').catch(() => undefined);
           }
         });
         const page = await context.newPage();
@@ -144,7 +133,9 @@ export function createRenderer(executablePath: string): Renderer {
       } catch (error) {
         if (deadline.timedOut())
           throw upstreamFailure(options.document.url, `timed out after ${deadline.seconds} s`, error);
-        const reason = blocked ? `a request was refused: ${blocked.message}` : (error as Error).message.split('\n')[0];
+        const reason = blocked
+          ? `a request of the page was refused: ${blocked.message}`
+          : (error as Error).message.split('\n')[0];
         throw upstreamFailure(options.document.url, `rendering failed: ${reason}`, error);
       } finally {
         deadline.signal.removeEventListener('abort', stop);

@@ -1,5 +1,5 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../../net/deadline.js';
 import type { ThreadReading, WorkerJob, WorkerReply } from './extract-worker.js';
 import type { PageJob } from './read-page.js';
 

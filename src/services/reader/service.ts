@@ -1,15 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { systemLookup } from './address-guard.js';
-import { createAllowList } from './allow-list.js';
+import { createDeadline, type Deadline } from '../../net/deadline.js';
+import { type FetchedBody, parseFetchableUrl } from '../../net/fetch-url.js';
+import { createGuardedFetcher } from '../../net/fetcher.js';
 import { createRenderer, type Renderer } from './browser.js';
 import { cacheKey } from './cache-key.js';
 import { contentKind } from './content-kind.js';
-import { createDeadline, type Deadline } from './deadline.js';
-import { createGuardedAgent } from './dispatcher.js';
-import { upstreamFailure } from './errors.js';
+import { readerFetchError, upstreamFailure } from './errors.js';
 import { createExtractPool, type ExtractPoolStats } from './extract-pool.js';
 import type { ThreadReading } from './extract-worker.js';
-import { type FetchedPage, fetchPage, parseFetchableUrl } from './fetch-page.js';
 import type { PageJob } from './read-page.js';
 import type { ReaderRequest, ReaderResult, ReaderServiceOptions } from './types.js';
 
@@ -82,7 +80,10 @@ const WARM_UP_PAGE: PageJob = {
 };
 
 export function createReaderService(options: ReaderServiceOptions = {}): ReaderService {
-  const agent = createGuardedAgent(createAllowList(options.allowHosts), options.lookup ?? systemLookup);
+  const fetcher = createGuardedFetcher({
+    ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
   const limits = {
     maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
     maxRedirects: options.maxRedirects ?? DEFAULTS.maxRedirects,
@@ -105,7 +106,12 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
   }
 
   async function readFresh(request: ReaderRequest, deadline: Deadline): Promise<Extracted> {
-    const page = await fetchPage(agent, request.url, limits, deadline);
+    let page: FetchedBody;
+    try {
+      page = await fetcher.get(request.url, limits, deadline);
+    } catch (error) {
+      throw readerFetchError(error, request.url);
+    }
     if (browserMode === 'always' && contentKind(page.contentType, page.body) === 'html')
       return render(page, request, deadline);
     const job = { body: page.body, contentType: page.contentType, url: page.url, request };
@@ -115,10 +121,10 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     return browserMode === 'auto' && sparse ? render(page, request, deadline) : read;
   }
 
-  async function render(page: FetchedPage, request: ReaderRequest, deadline: Deadline): Promise<Extracted> {
+  async function render(page: FetchedBody, request: ReaderRequest, deadline: Deadline): Promise<Extracted> {
     renderer ??= createRenderer(options.chromiumPath ?? DEFAULTS.chromiumPath);
     const rendered = await renderer.render(
-      { agent, userAgent: limits.userAgent, maxBytes: limits.maxBytes, document: page },
+      { fetcher, userAgent: limits.userAgent, maxBytes: limits.maxBytes, document: page },
       deadline,
     );
     const job = { body: rendered.html, contentType: 'text/html', url: rendered.url, request };
@@ -126,7 +132,11 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
   }
 
   async function readOutput(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderOutput> {
-    parseFetchableUrl(request.url);
+    try {
+      parseFetchableUrl(request.url);
+    } catch (error) {
+      throw readerFetchError(error, request.url);
+    }
     const key = cacheKey(request);
     if (options.cache && !request.no_cache) {
       const hit = await options.cache.get(key);
@@ -165,7 +175,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     async close() {
       await pool.close();
       await renderer?.close();
-      await agent.close();
+      await fetcher.close();
     },
   };
 }

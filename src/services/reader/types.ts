@@ -1,3 +1,5 @@
+import type { LookupFunction } from '../../net/resolve.js';
+
 /**
  * The reader service's own types: the request as the route hands it over (already validated), the
  * spec's `reader_result`, and the options the lead wires from config.
@@ -37,17 +39,9 @@ export interface ReaderCache {
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
 }
 
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
-
-/** Resolves a hostname to all its addresses; injectable so tests can fake DNS. */
-export type LookupFunction = (hostname: string) => Promise<ResolvedAddress[]>;
-
 export interface ReaderServiceOptions {
-  /** Hostnames (exact, or `*.example.com`) or IPs/CIDRs that may be reached although private. */
-  allowHosts?: string[];
+  /** Hostnames (exact, or `*.example.com`) or IPs/CIDRs that may be reached although private (net/allow-list.ts). */
+  allowHosts?: readonly string[];
   /** Largest body read, after decompression. Default 10 MB. */
   maxBytes?: number;
   /** Default 5. */

@@ -5,6 +5,7 @@ import type { DeploymentConfig } from '../../../src/config/schema.js';
 import type { ImageEngineContext } from '../../../src/engines/image/factory.js';
 import { IMAGE_ENGINES } from '../../../src/engines/image/registry.js';
 import type { ImageEngine } from '../../../src/engines/image/types.js';
+import { createGuardedFetcher } from '../../../src/net/fetcher.js';
 
 export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
@@ -15,6 +16,7 @@ export const imageContext = (extra: Partial<ImageEngineContext> = {}): ImageEngi
   log: quietLog,
   maxImageBytes: 16 * 1024 * 1024,
   timeoutMs: 30_000,
+  outbound: createGuardedFetcher(),
   ...extra,
 });
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,12 +106,52 @@ describe.skipIf(!hasFfmpeg)('video tokens (ffprobe)', () => {
     await apiError(count({}, `${server.origin}/clip.mp4`), 1214, FIELD, 'loopback');
   });
 
+  it('a manifest inside the video makes ffprobe fetch nothing', async () => {
+    const target = await startMediaServer({ '/segment.mp4': send('video/mp4', files['out.mp4']!) });
+    try {
+      const manifest = `<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" mediaPresentationDuration="PT3S"><Period><AdaptationSet mimeType="video/mp4"><Representation id="1" bandwidth="1000" width="320" height="240"><BaseURL>${target.origin}/segment.mp4</BaseURL></Representation></AdaptationSet></Period></MPD>`;
+      await apiError(count({}, dataUrl('video/mp4', Buffer.from(manifest))), 1214, FIELD);
+      expect(target.connections).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('removes its temp files', async () => {
     const before = readdirSync(tmpdir()).filter((n) => n.startsWith('gen-platform-video-')).length;
     await count({}, dataUrl('video/mp4', files['out.mp4']!));
     await count({}, dataUrl('video/webm', files['out.webm']!)).catch(() => undefined);
     const after = readdirSync(tmpdir()).filter((n) => n.startsWith('gen-platform-video-')).length;
     expect(after).toBeLessThanOrEqual(before);
+  });
+});
+
+describe('the ffprobe command line', () => {
+  it('limits ffprobe to reading files (-protocol_whitelist file), whatever the input holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fake-ffprobe-'));
+    try {
+      // A stand-in ffprobe that writes down its arguments and describes a 1 s 64x64 mp4.
+      const script = join(dir, 'ffprobe');
+      const argsFile = join(dir, 'args');
+      const description = JSON.stringify({
+        format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '1.0', tags: { major_brand: 'isom' } },
+        streams: [{ codec_type: 'video', width: 64, height: 64 }],
+      });
+      writeFileSync(
+        script,
+        `#!/bin/sh\n[ "$1" = -version ] && exit 0\nprintf '%s\\n' "$@" > '${argsFile}'\necho '${description}'\n`,
+        { mode: 0o755 },
+      );
+      await count({ ffprobePath: script }, dataUrl('video/mp4', Buffer.from('\0\0\0\x18ftypisom')));
+      const args = readFileSync(argsFile, 'utf8').trim().split('\n');
+      const at = args.indexOf('-protocol_whitelist');
+      expect(at).toBeGreaterThanOrEqual(0);
+      expect(args[at + 1]).toBe('file');
+      // An input option: before the input, which is the last argument.
+      expect(at).toBeLessThan(args.length - 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

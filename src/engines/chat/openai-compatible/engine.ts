@@ -1,8 +1,8 @@
+import { createUpstreamAgent } from '../../../net/upstream-agent.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { upstreamFailure } from '../../upstream-errors.js';
 import { checkJsonReply } from '../json-reply-check.js';
 import type { ChatEngine, ChatRequest, ChatStreamPart } from '../types.js';
-import { createAgent } from './connections.js';
 import { type OpenAICompatibleOptions, resolveOptions } from './options.js';
 import { buildChatBody } from './request-body.js';
 import { UpstreamTokenizer } from './tokenize.js';
@@ -14,7 +14,7 @@ import { type CallTarget, UpstreamCall } from './upstream-call.js';
  */
 export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): ChatEngine {
   const resolved = resolveOptions(options);
-  const agent = createAgent(resolved);
+  const agent = createUpstreamAgent(resolved);
   const target = (stream: boolean): CallTarget => ({
     options: resolved,
     agent,

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
+import { failedOnStaleConnection, freshConnection } from '../../../net/upstream-agent.js';
 import { statusError, upstreamFailure } from '../../upstream-errors.js';
-import { failedOnStaleConnection, freshConnection } from './connections.js';
 import type { ResolvedOptions } from './options.js';
 import { ReplyBoundError, transportCause } from './reply-bounds.js';
 

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent, Dispatcher } from 'undici';
 import type { ApiError } from '../../../errors/api-error.js';
+import { failedOnStaleConnection, freshConnection } from '../../../net/upstream-agent.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
 import type { ChatStreamPart, PartIterator } from '../types.js';
 import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
-import { failedOnStaleConnection, freshConnection } from './connections.js';
 import type { ResolvedOptions } from './options.js';
 import { isBound, maxOutputEvents, ReplyMeter, transportCause } from './reply-bounds.js';
 import { IncompleteStreamError, mapWholeReply, SseRelay } from './sse-relay.js';

@@ -75,5 +75,5 @@ export function createA1111Engine(options: A1111Options, http: BackendHttp): Ima
     return imageFromBase64(http, first, { info: parsed.info, steps: q.steps, sampler: q.sampler });
   }
 
-  return { generate, close: () => http.agent.close() };
+  return { generate, close: () => http.fetcher.close() };
 }

@@ -29,6 +29,7 @@ export const a1111Factory = defineImageEngine({
       ...(o.api_key ? { apiKey: o.api_key } : {}),
       maxBytes: context.maxImageBytes,
       timeoutMs: context.timeoutMs,
+      outbound: context.outbound,
     });
     return createA1111Engine(
       { baseUrl: o.base_url, quality: o.quality, negativePrompt: o.negative_prompt, extraBody: o.extra_body },

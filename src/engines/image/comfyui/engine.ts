@@ -122,5 +122,5 @@ export function createComfyEngine(options: ComfyOptions, http: BackendHttp): Ima
     );
   }
 
-  return { generate, close: () => http.agent.close() };
+  return { generate, close: () => http.fetcher.close() };
 }

@@ -54,6 +54,7 @@ export const comfyFactory = defineImageEngine({
       ...(o.api_key ? { apiKey: o.api_key } : {}),
       maxBytes: context.maxImageBytes,
       timeoutMs: context.timeoutMs,
+      outbound: context.outbound,
     });
     return createComfyEngine(
       {

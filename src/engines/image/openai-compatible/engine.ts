@@ -47,11 +47,9 @@ export function createOpenAIImageEngine(options: OpenAIImageOptions, http: Backe
     const item = Array.isArray(parsed.data) ? parsed.data[0] : undefined;
     const metadata = { created: parsed.created, revised_prompt: item?.revised_prompt };
     if (typeof item?.b64_json === 'string') return imageFromBase64(http, item.b64_json, metadata);
-    if (typeof item?.url === 'string') {
-      // A URL elsewhere (a hosted API's blob storage) must not receive our upstream credentials.
-      const sameOrigin = new URL(item.url, url).origin === url.origin;
-      return imageFromUrl(sameOrigin ? http : { ...http, headers: {} }, new URL(item.url, url).href, signal, metadata);
-    }
+    // A URL elsewhere (a hosted API's blob storage) gets neither our credentials nor a way inside.
+    if (typeof item?.url === 'string')
+      return imageFromUrl(http, new URL(item.url, url).href, url.origin, signal, metadata);
     // Answered but without an image (a hosted API's content policy): another deployment would not help.
     throw backendFailure(
       http,
@@ -63,6 +61,6 @@ export function createOpenAIImageEngine(options: OpenAIImageOptions, http: Backe
 
   return {
     generate,
-    close: () => http.agent.close(),
+    close: () => http.fetcher.close(),
   };
 }

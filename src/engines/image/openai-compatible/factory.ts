@@ -40,6 +40,7 @@ export const openAIImageFactory = defineImageEngine({
       ...(o.api_key ? { apiKey: o.api_key } : {}),
       maxBytes: context.maxImageBytes,
       timeoutMs: context.timeoutMs,
+      outbound: context.outbound,
     });
     return createOpenAIImageEngine(
       {

@@ -73,7 +73,9 @@ export async function probeVideo(
 ): Promise<ProbeResult> {
   const out = await run(
     path,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+    // The input is a temp file we wrote: a manifest or playlist inside it may name URLs, which
+    // ffprobe would otherwise open itself (file only: no http, rtp, udp, crypto or data).
+    ['-v', 'error', '-protocol_whitelist', 'file', '-print_format', 'json', '-show_format', '-show_streams', file],
     timeoutMs,
     signal,
   );

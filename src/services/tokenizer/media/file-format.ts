@@ -1,7 +1,6 @@
-import type { Agent } from 'undici';
 import { invalidField } from '../../../errors/errors.js';
-import type { MediaBudget } from './budget.js';
-import { isHttpUrl, loadMedia } from './media-source.js';
+import type { MediaBudget } from '../../media/budget.js';
+import { isHttpUrl, loadMedia, type MediaFetch } from '../../media/media-source.js';
 import type { MediaOptions } from './options.js';
 
 const FORMATS = 'allowed formats: pdf, txt, word (doc, docx), jsonl, xlsx, pptx';
@@ -82,7 +81,7 @@ function isUtf8Prefix(head: Buffer): boolean {
 export async function checkFile(
   url: string,
   field: string,
-  agent: () => Agent,
+  via: MediaFetch,
   options: MediaOptions,
   budget: MediaBudget,
 ): Promise<void> {
@@ -100,8 +99,7 @@ export async function checkFile(
       enough: (head) => head.length >= FILE_HEAD_BYTES,
       rangeBytes: FILE_HEAD_BYTES,
     },
-    agent,
-    options,
+    via,
     budget,
   );
   if (CONTENT_TYPES.has(contentType)) return;

@@ -1,8 +1,7 @@
-import type { Agent } from 'undici';
 import { invalidField } from '../../../errors/errors.js';
-import type { MediaBudget } from './budget.js';
+import type { MediaBudget } from '../../media/budget.js';
+import { loadMedia, type MediaFetch } from '../../media/media-source.js';
 import { ImageFormatError, type ImageInfo, readImageInfo } from './image-header.js';
-import { loadMedia } from './media-source.js';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, type MediaOptions } from './options.js';
 
 const FORMATS = 'allowed formats: jpg, jpeg, png';
@@ -26,7 +25,7 @@ function headerSettled(head: Buffer): boolean {
 export async function measureImage(
   url: string,
   field: string,
-  agent: () => Agent,
+  via: MediaFetch,
   options: MediaOptions,
   budget: MediaBudget,
 ): Promise<ImageInfo> {
@@ -40,8 +39,7 @@ export async function measureImage(
       // Without a declared length the size rule needs the whole image (at most 5 MB).
       enough: (head, declared) => declared !== undefined && headerSettled(head),
     },
-    agent,
-    options,
+    via,
     budget,
   );
   let info: ImageInfo;

@@ -1,11 +1,10 @@
-import type { Agent } from 'undici';
 import type { TokenizerBody } from '../../../api/tokenizer.js';
 import { invalidField } from '../../../errors/errors.js';
 import { chatModel } from '../../../models/catalogue.js';
-import { systemLookup } from '../../reader/address-guard.js';
-import { createAllowList } from '../../reader/allow-list.js';
-import { createGuardedAgent } from '../../reader/dispatcher.js';
-import { MediaBudget } from './budget.js';
+import { createGuardedFetcher, type Fetcher } from '../../../net/fetcher.js';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
+import { MediaBudget } from '../../media/budget.js';
+import type { MediaFetch } from '../../media/media-source.js';
 import { checkFfprobe } from './ffprobe.js';
 import { checkFile } from './file-format.js';
 import { imageTokens, VISION_MODELS, type VisionModelRule, videoTokens } from './formula.js';
@@ -92,38 +91,46 @@ export async function countMedia(
   model: string,
   rule: VisionModelRule | undefined,
   options: MediaOptions,
-  signal?: AbortSignal,
+  signal?: CancelSignal,
 ): Promise<MediaTokens> {
   const items = checkMedia(messages, model, rule, options);
   const totals: MediaTokens = { imageTokens: 0, videoTokens: 0 };
   if (items.length === 0 || !rule) return totals;
   if (items.some((m) => m.type === 'video_url')) await checkFfprobe(options.ffprobePath ?? 'ffprobe');
-  let agent: Agent | undefined;
-  const guarded = () => {
-    agent ??= createGuardedAgent(createAllowList(options.allowHosts), options.lookup ?? systemLookup);
-    return agent;
+  let fetcher: Fetcher | undefined;
+  const via: MediaFetch = {
+    fetcher: () => {
+      fetcher ??= createGuardedFetcher({
+        ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
+        ...(options.lookup ? { lookup: options.lookup } : {}),
+      });
+      return fetcher;
+    },
+    maxRedirects: options.maxRedirects ?? 5,
+    userAgent: options.userAgent ?? 'gen-platform-tokenizer',
   };
   const budget = new MediaBudget(
     options.maxFetchBytes ?? MEDIA_DEFAULTS.maxFetchBytes,
     options.deadlineSeconds ?? MEDIA_DEFAULTS.deadlineSeconds,
+    { bytes: 'tokenizer.media_max_bytes', seconds: 'tokenizer.media_deadline_seconds' },
     signal,
   );
   try {
     for (const media of items) {
       if (media.type === 'image_url') {
-        const image = await measureImage(media.url, `${media.item}.image_url.url`, guarded, options, budget);
+        const image = await measureImage(media.url, `${media.item}.image_url.url`, via, options, budget);
         totals.imageTokens += imageTokens(image.width, image.height, rule.image);
       } else if (media.type === 'video_url') {
-        const video = await measureVideo(media.url, `${media.item}.video_url.url`, guarded, options, budget);
+        const video = await measureVideo(media.url, `${media.item}.video_url.url`, via, options, budget);
         totals.videoTokens += videoTokens(video.durationSeconds, video.width, video.height, rule.video);
       } else {
-        await checkFile(media.url, `${media.item}.file_url.url`, guarded, options, budget);
+        await checkFile(media.url, `${media.item}.file_url.url`, via, options, budget);
       }
     }
   } finally {
     budget.dispose();
     // destroy, not close: a client that left must not wait for connections still reading.
-    await agent?.destroy();
+    await fetcher?.destroy();
   }
   return totals;
 }

@@ -1,4 +1,4 @@
-import type { LookupFunction } from '../../reader/types.js';
+import type { LookupFunction } from '../../../net/resolve.js';
 
 /** How the tokenizer reaches media URLs; the allow-list is the reader's (`reader.allow_hosts`). */
 export interface MediaOptions {

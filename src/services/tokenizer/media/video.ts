@@ -1,11 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Agent } from 'undici';
 import { invalidField } from '../../../errors/errors.js';
-import type { MediaBudget } from './budget.js';
+import type { MediaBudget } from '../../media/budget.js';
+import { loadMedia, type MediaFetch } from '../../media/media-source.js';
 import { NotAVideoError, type ProbeResult, probeVideo } from './ffprobe.js';
-import { loadMedia } from './media-source.js';
 import { MAX_VIDEO_BYTES, type MediaOptions } from './options.js';
 import { videoContainer } from './video-container.js';
 
@@ -22,15 +21,14 @@ export interface VideoInfo extends ProbeResult {
 export async function measureVideo(
   url: string,
   field: string,
-  agent: () => Agent,
+  via: MediaFetch,
   options: MediaOptions,
   budget: MediaBudget,
 ): Promise<VideoInfo> {
   const { bytes } = await loadMedia(
     url,
     { field, maxBytes: MAX_VIDEO_BYTES, bareBase64: false, timeoutSeconds: options.videoFetchTimeoutSeconds ?? 120 },
-    agent,
-    options,
+    via,
     budget,
   );
   const dir = await mkdtemp(join(tmpdir(), 'gen-platform-video-'));

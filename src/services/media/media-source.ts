@@ -1,10 +1,16 @@
-import type { Agent } from 'undici';
-import { ApiError } from '../../../errors/api-error.js';
-import { invalidField } from '../../../errors/errors.js';
-import { createDeadline } from '../../reader/deadline.js';
-import { type FetchedPage, fetchPage } from '../../reader/fetch-page.js';
+import { invalidField } from '../../errors/errors.js';
+import { createDeadline } from '../../net/deadline.js';
+import type { FetchedBody } from '../../net/fetch-url.js';
+import type { Fetcher } from '../../net/fetcher.js';
+import { isNetError, type NetError, netApiError } from '../../net/net-error.js';
 import type { MediaBudget } from './budget.js';
-import type { MediaOptions } from './options.js';
+
+/** How media URLs are fetched: a guarded fetcher (made on first use), its redirects and user agent. */
+export interface MediaFetch {
+  fetcher: () => Fetcher;
+  maxRedirects: number;
+  userAgent: string;
+}
 
 /** Bytes of one media item and the content type its source declared ('' when none). */
 export interface MediaBytes {
@@ -83,13 +89,12 @@ export const isHttpUrl = (value: string) => /^https?:\/\//i.test(value.trim());
 export async function loadMedia(
   value: string,
   rules: SourceRules,
-  agent: () => Agent,
-  options: MediaOptions,
+  via: MediaFetch,
   budget: MediaBudget,
 ): Promise<MediaBytes> {
   const text = value.trim();
   if (/^data:/i.test(text)) return decodeDataUrl(text, rules);
-  if (isHttpUrl(text)) return fetchMedia(text, rules, agent(), options, budget);
+  if (isHttpUrl(text)) return fetchMedia(text, rules, via, budget);
   if (/^[a-z][a-z0-9+.-]*:/i.test(text) || !rules.bareBase64) {
     const accepted = rules.bareBase64 ? 'an http(s) URL, a data: URL or Base64' : 'an http(s) URL or a data: URL';
     throw invalidField(rules.field, `must be ${accepted}`);
@@ -97,28 +102,21 @@ export async function loadMedia(
   return whole(decodeBase64(text, rules, 'the value'), '');
 }
 
-async function fetchMedia(
-  url: string,
-  rules: SourceRules,
-  agent: Agent,
-  options: MediaOptions,
-  budget: MediaBudget,
-): Promise<MediaBytes> {
+async function fetchMedia(url: string, rules: SourceRules, via: MediaFetch, budget: MediaBudget): Promise<MediaBytes> {
   budget.check(rules.field);
   const deadline = createDeadline(rules.timeoutSeconds, budget.deadline.signal);
   // The item's own limit refuses a larger declared size; the request's budget bounds what is read.
   const maxBytes = budget.allowance(rules.maxBytes);
-  let page: FetchedPage;
+  let page: FetchedBody;
   try {
-    page = await fetchPage(
-      agent,
+    page = await via.fetcher().get(
       url,
       {
         maxBytes,
         maxDeclaredBytes: rules.maxBytes,
-        maxRedirects: options.maxRedirects ?? 5,
+        maxRedirects: via.maxRedirects,
         idleTimeoutMs: rules.timeoutSeconds * 1000,
-        userAgent: options.userAgent ?? 'gen-platform-tokenizer',
+        userAgent: via.userAgent,
         ...(rules.enough ? { enough: rules.enough } : {}),
         ...(rules.rangeBytes ? { rangeBytes: rules.rangeBytes } : {}),
       },
@@ -126,7 +124,9 @@ async function fetchMedia(
     );
   } catch (error) {
     if (budget.deadline.timedOut()) throw budget.timedOut(rules.field);
-    if (budget.limitedBy(rules.maxBytes) && isTooLarge(error) && !/too large \(\d+ bytes/.test(message(error))) {
+    if (!isNetError(error)) throw error;
+    // Read up to the request's budget (not to the item's own, larger limit): the budget is what ran out.
+    if (budget.limitedBy(rules.maxBytes) && error.failure === 'too-large' && error.details.limit === maxBytes) {
       throw budget.overBudget(rules.field);
     }
     throw describe(error, url, rules);
@@ -142,18 +142,9 @@ async function fetchMedia(
   };
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const isTooLarge = (error: unknown) => /response too large/.test(message(error));
-
-/** The reader's errors, re-addressed to the content item's field. */
-function describe(error: unknown, url: string, rules: SourceRules): Error {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
-  // fetchPage reports an oversized body as an upstream failure; for media it is the client's input.
-  if (isTooLarge(error)) return tooLarge(rules.field, 'larger', rules.maxBytes);
-  if (error.code === 1214) {
-    const detail = error.message.replace(/^Invalid url: /, '').replace('the reader does not', 'media URLs do not');
-    return invalidField(rules.field, detail);
-  }
-  const reason = error.message.replace(/^Reader could not read \S+: /, '');
-  return new ApiError(error.code, `Could not fetch ${rules.field} (${url}): ${reason}`, { cause: error });
+/** A fetch's failure, addressed to the content item's field. */
+function describe(error: NetError, url: string, rules: SourceRules): Error {
+  // An oversized body is the client's input here, not a failure of the far side.
+  if (error.failure === 'too-large') return tooLarge(rules.field, 'larger', rules.maxBytes);
+  return netApiError(error, rules.field, `Could not fetch ${rules.field} (${url})`);
 }

@@ -1,11 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { Agent } from 'undici';
-import { readBounded, TooLargeError, UnsupportedEncodingError } from '../../net/body-reader.js';
-import { BlockedAddressError, DnsError } from './address-guard.js';
+import type { Dispatcher } from 'undici';
+import { readBounded, TooLargeError, UnsupportedEncodingError } from './body-reader.js';
 import type { Deadline } from './deadline.js';
-import { badUrl, blockedUrl, upstreamFailure } from './errors.js';
+import { NetError } from './net-error.js';
 
-export interface FetchedPage {
+export interface FetchedBody {
   /** URL after redirects. */
   url: string;
   status: number;
@@ -23,8 +22,11 @@ export interface FetchLimits {
   /** A larger declared `Content-Length` is refused before reading; default `maxBytes`. */
   maxDeclaredBytes?: number;
   maxRedirects: number;
+  /** Longest wait for the headers, and between two reads of the body (slow-loris guard). */
   idleTimeoutMs: number;
   userAgent: string;
+  /** `Accept`; default: pages, documents, then anything. */
+  accept?: string;
   /**
    * Stop reading once the first bytes tell enough (e.g. a file's format); given the bytes so far
    * and the declared length. The rest of the body is then never fetched.
@@ -41,41 +43,45 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const ACCEPT =
   'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,application/pdf;q=0.7,*/*;q=0.5';
 
-/** Parses a URL the reader may fetch; anything else is the client's field error. */
+/** Parses a URL that may be fetched: absolute, http or https. `label` names it in the refusal. */
 export function parseFetchableUrl(text: string, label = 'url'): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw badUrl(text, `${label} is not a valid absolute URL`);
+    throw new NetError('invalid-url', `${label} is not a valid absolute URL (${text})`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw badUrl(text, `${label} must use http or https, not ${url.protocol.replace(':', '')}`);
+    throw new NetError(
+      'invalid-url',
+      `${label} must use http or https, not ${url.protocol.replace(':', '')} (${text})`,
+    );
   }
   return url;
 }
 
-const header = (headers: Record<string, string | string[] | undefined>, name: string): string => {
+export const header = (headers: Record<string, string | string[] | undefined>, name: string): string => {
   const value = headers[name];
   return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
 };
 
 /**
- * GET with manual redirects (each hop re-parsed, and re-checked by the guarded agent when it
- * connects), a bounded body, the deadline's total time and a per-read idle timeout.
+ * GET with manual redirects (each hop re-parsed, and re-checked by a guarded dispatcher when it
+ * connects), a body bounded after decompression, the deadline's total time and an idle timeout.
+ * Failures are NetErrors; a deadline ended by the caller (not by time) rethrows the caller's reason.
  */
-export async function fetchPage(
-  agent: Agent,
+export async function fetchUrl(
+  dispatcher: Dispatcher,
   startUrl: string,
   limits: FetchLimits,
   deadline: Deadline,
-): Promise<FetchedPage> {
+): Promise<FetchedBody> {
   let url = parseFetchableUrl(startUrl);
   for (let hop = 0; ; hop++) {
     const idle = Math.max(1, Math.min(limits.idleTimeoutMs, deadline.remainingMs()));
-    let response: Awaited<ReturnType<Agent['request']>>;
+    let response: Dispatcher.ResponseData;
     try {
-      response = await agent.request({
+      response = await dispatcher.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'GET',
@@ -91,7 +97,7 @@ export async function fetchPage(
     const location = header(headers, 'location');
     if (REDIRECTS.has(statusCode) && location) {
       discard(body);
-      if (hop >= limits.maxRedirects) throw upstreamFailure(startUrl, `more than ${limits.maxRedirects} redirects`);
+      if (hop >= limits.maxRedirects) throw new NetError('redirects', `more than ${limits.maxRedirects} redirects`);
       url = parseFetchableUrl(new URL(location, url).href, 'redirect target');
       continue;
     }
@@ -109,14 +115,16 @@ export async function fetchPage(
     }
     if (statusCode >= 400) {
       discard(body);
-      throw upstreamFailure(startUrl, `the server answered HTTP ${statusCode}`);
+      throw new NetError('status', `the server answered HTTP ${statusCode}`, { status: statusCode });
     }
     const declared = header(headers, 'content-length');
     const length = declared === '' ? Number.NaN : Number(declared);
     const maxDeclared = limits.maxDeclaredBytes ?? limits.maxBytes;
     if (Number.isFinite(length) && length > maxDeclared) {
       discard(body);
-      throw upstreamFailure(startUrl, `response too large (${length} bytes, limit ${maxDeclared})`);
+      throw new NetError('too-large', `response too large (${length} bytes, limit ${maxDeclared})`, {
+        limit: maxDeclared,
+      });
     }
     const encoding = header(headers, 'content-encoding');
     // A declared length counts the encoded bytes: it says nothing of the decoded size.
@@ -153,7 +161,11 @@ export async function fetchPage(
 }
 
 function requestHeaders(limits: FetchLimits): Record<string, string> {
-  const headers = { 'user-agent': limits.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
+  const headers = {
+    'user-agent': limits.userAgent,
+    accept: limits.accept ?? ACCEPT,
+    'accept-encoding': 'gzip, deflate, br',
+  };
   if (limits.rangeBytes === undefined) return headers;
   return { ...headers, 'accept-encoding': 'identity', range: `bytes=0-${limits.rangeBytes - 1}` };
 }
@@ -165,10 +177,10 @@ function rangeTotal(value: string): number | undefined {
 }
 
 /**
- * Drops a body the reader does not want (a redirect's, an error page's, an oversized one). Destroying
- * an unfinished undici body emits its own abort error, which carries nothing about the page.
+ * Drops a body that is not wanted (a redirect's, an error page's, an oversized one). Destroying an
+ * unfinished undici body emits its own abort error, which carries nothing about the page.
  */
-function discard(body: Readable): void {
+export function discard(body: Readable): void {
   body.on('error', () => undefined);
   body.destroy();
 }
@@ -181,31 +193,38 @@ const causes = (error: unknown): unknown[] => {
   return chain;
 };
 
+/** A transport failure in the vocabulary (net-error.ts); the caller's own abort as its reason. */
 function describeFailure(error: unknown, startUrl: string, url: URL, deadline: Deadline, redirected: boolean): Error {
   const chain = causes(error);
-  const blocked = chain.find((e): e is BlockedAddressError => e instanceof BlockedAddressError);
-  if (blocked) {
+  const net = chain.find((e): e is NetError => e instanceof NetError);
+  if (net?.failure === 'blocked') {
     const via = redirected ? `it redirects to ${url.href}, and ` : '';
-    return blockedUrl(startUrl, `${via}${blocked.message}`);
+    return new NetError('blocked', `${startUrl} is refused: ${via}${net.message}`, {}, net);
   }
-  if (deadline.timedOut()) return upstreamFailure(startUrl, `timed out after ${deadline.seconds} s`, error);
+  if (net) return net;
+  if (deadline.timedOut()) return new NetError('timeout', `timed out after ${deadline.seconds} s`, {}, error);
   if (deadline.signal.aborted)
     return deadline.signal.reason instanceof Error ? deadline.signal.reason : new Error('aborted');
-  const dns = chain.find((e): e is DnsError => e instanceof DnsError);
-  if (dns) return upstreamFailure(startUrl, `DNS failure: ${dns.message}`, error);
-  if (chain.some((e) => e instanceof TooLargeError)) {
-    return upstreamFailure(
-      startUrl,
-      `response too large (limit ${(chain.find((e) => e instanceof TooLargeError) as TooLargeError).limit} bytes)`,
-    );
+  return transportFailure(error, url);
+}
+
+/** What undici, the guarded connector and the body reader throw, as NetErrors. */
+export function transportFailure(error: unknown, url: URL): NetError {
+  const chain = causes(error);
+  const net = chain.find((e): e is NetError => e instanceof NetError);
+  if (net?.failure === 'blocked') return new NetError('blocked', `${url.href} is refused: ${net.message}`, {}, net);
+  if (net) return net;
+  const tooLarge = chain.find((e): e is TooLargeError => e instanceof TooLargeError);
+  if (tooLarge) {
+    return new NetError('too-large', `response too large (limit ${tooLarge.limit} bytes)`, { limit: tooLarge.limit });
   }
-  if (error instanceof UnsupportedEncodingError) return upstreamFailure(startUrl, error.message);
+  if (error instanceof UnsupportedEncodingError) return new NetError('encoding', error.message);
   const code = (error as { code?: string }).code ?? '';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return upstreamFailure(startUrl, 'timed out: the server stopped sending', error);
+    return new NetError('stalled', 'timed out: the server stopped sending', {}, error);
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT')
-    return upstreamFailure(startUrl, `timed out connecting to ${url.host}`, error);
+    return new NetError('connect', `timed out connecting to ${url.host}`, {}, error);
   const message = error instanceof Error ? error.message : String(error);
-  return upstreamFailure(startUrl, `connection failed (${code || message})`, error);
+  return new NetError('connect', `connection failed: ${code || message}`, {}, error);
 }

@@ -1,7 +1,16 @@
-import { invalidField } from '../../../errors/errors.js';
-import { createDeadline, type Deadline } from '../../reader/deadline.js';
+import { invalidField } from '../../errors/errors.js';
+import { createDeadline, type Deadline } from '../../net/deadline.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+/** The configuration keys that set a budget, named in its refusals. */
+export interface BudgetKeys {
+  /** e.g. `tokenizer.media_max_bytes` */
+  bytes: string;
+  /** e.g. `tokenizer.media_deadline_seconds` */
+  seconds: string;
+}
 
 /**
  * What the media items of one request may cost together: one deadline for all their fetches
@@ -14,7 +23,8 @@ export class MediaBudget {
   constructor(
     readonly maxBytes: number,
     seconds: number,
-    signal?: AbortSignal,
+    private readonly keys: BudgetKeys,
+    signal?: CancelSignal,
   ) {
     this.left = maxBytes;
     this.deadline = createDeadline(seconds, signal);
@@ -45,14 +55,14 @@ export class MediaBudget {
   overBudget(field: string) {
     return invalidField(
       field,
-      `the media items of one request may fetch at most ${mb(this.maxBytes)} together (tokenizer.media_max_bytes), and this one goes past it`,
+      `the media items of one request may fetch at most ${mb(this.maxBytes)} together (${this.keys.bytes}), and this one goes past it`,
     );
   }
 
   timedOut(field: string) {
     return invalidField(
       field,
-      `fetching the media items of one request may take at most ${this.deadline.seconds} s together (tokenizer.media_deadline_seconds), and this one was still being fetched`,
+      `fetching the media items of one request may take at most ${this.deadline.seconds} s together (${this.keys.seconds}), and this one was still being fetched`,
     );
   }
 

@@ -1,7 +1,6 @@
 import { Agent, buildConnector } from 'undici';
-import { resolveGuarded } from './address-guard.js';
 import type { AllowList } from './allow-list.js';
-import type { LookupFunction } from './types.js';
+import { type LookupFunction, resolveGuarded } from './resolve.js';
 
 /**
  * An undici Agent whose every new connection resolves the host itself, checks each address, and

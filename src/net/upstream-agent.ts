@@ -1,6 +1,22 @@
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, Client, type Dispatcher } from 'undici';
-import type { ResolvedOptions } from './options.js';
+
+/**
+ * Connections to an upstream engine the operator configured (an OpenAI-compatible chat server):
+ * pooled and kept alive, one request per connection at a time, reached as configured (no address
+ * checks: such upstreams live on loopback or a private network on purpose). The engine reads its
+ * replies itself, as streams, under its own bounds.
+ */
+export interface UpstreamAgentOptions {
+  connectMs: number;
+  /** Longest wait for an answer's headers. */
+  headersMs: number;
+  /** Longest gap between two reads of an answer's body. */
+  idleMs: number;
+  keepAliveMs: number;
+  /** Connections per origin. */
+  connections: number;
+}
 
 /**
  * Errors raised on a connection that had already carried a reply: the upstream closed it while it
@@ -26,7 +42,7 @@ export function failedOnStaleConnection(err: unknown): boolean {
   return typeof socket?.bytesRead === 'number' && socket.bytesRead > 0;
 }
 
-function connector(options: ResolvedOptions): buildConnector.connector {
+function connector(options: UpstreamAgentOptions): buildConnector.connector {
   const connect = buildConnector({ timeout: options.connectMs });
   return (connectOptions, callback) =>
     connect(connectOptions, (err, socket) => {
@@ -44,7 +60,7 @@ function markIfReused(error: Error, socket: Socket): void {
   if (socket.bytesRead > 0) onReusedConnection.add(error);
 }
 
-function dispatcherOptions(options: ResolvedOptions): Agent.Options {
+function dispatcherOptions(options: UpstreamAgentOptions): Agent.Options {
   return {
     // One request per connection at a time: a generation holds its connection for seconds, and an
     // abort must be able to close exactly that request's socket.
@@ -60,11 +76,11 @@ function dispatcherOptions(options: ResolvedOptions): Agent.Options {
   };
 }
 
-export function createAgent(options: ResolvedOptions): Agent {
+export function createUpstreamAgent(options: UpstreamAgentOptions): Agent {
   return new Agent({ ...dispatcherOptions(options), connections: options.connections });
 }
 
 /** A one-request client on a new connection, for the one retry of a request that met a stale one. */
-export function freshConnection(options: ResolvedOptions, origin: string): Dispatcher {
+export function freshConnection(options: UpstreamAgentOptions, origin: string): Dispatcher {
   return new Client(origin, dispatcherOptions(options));
 }

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 
 /**
- * Classifies an IP address as one the reader must never reach, naming the class for the error
- * message. Pure arithmetic on BigInt so that every textual form (compressed IPv6, mapped IPv4, zone
- * ids) is compared by value, not by spelling.
+ * Classifies an IP address that outbound fetches must not reach by default, naming the class for the
+ * error message. Pure arithmetic on BigInt so that every textual form (compressed IPv6, mapped IPv4,
+ * zone ids) is compared by value, not by spelling.
  */
 
 interface Range {
@@ -49,7 +49,10 @@ const range6 = (cidr: string, label: string): Range => {
 const IPV4_BLOCKED: Range[] = [
   range4('169.254.169.254/32', 'cloud metadata'),
   range4('169.254.170.2/32', 'cloud metadata'),
+  range4('169.254.170.23/32', 'cloud metadata'),
   range4('100.100.100.200/32', 'cloud metadata'),
+  // Azure's platform endpoint (wire server): a public address that only means something inside Azure.
+  range4('168.63.129.16/32', 'cloud metadata'),
   range4('0.0.0.0/8', 'unspecified'),
   range4('10.0.0.0/8', 'private'),
   range4('100.64.0.0/10', 'carrier-grade NAT'),
@@ -104,6 +107,38 @@ export function blockedClass(address: string): string | undefined {
     if (classify4(embedded)) return `6to4 of ${classify4(embedded)}`;
   }
   return IPV6_BLOCKED.find((r) => inRange(value, 128, r))?.label;
+}
+
+/**
+ * How far an operator's allow-list (allow-list.ts) can open a blocked class:
+ * - `internal`: the networks an intranet lives on (private, loopback, carrier-grade NAT, unique-local,
+ *   site-local): a hostname entry opens them for that name, an IP or CIDR entry for its addresses;
+ * - `special`: link-local and reserved ranges: only an IP or CIDR entry that covers the address;
+ * - `never`: cloud metadata endpoints, unspecified (0.0.0.0 reaches this host), multicast and
+ *   broadcast: no entry opens them.
+ * A class carried inside IPv6 (`IPv4-mapped loopback`, `NAT64 of private`, ...) is the class it reaches.
+ */
+export type AddressTier = 'internal' | 'special' | 'never';
+
+const NEVER_CLASSES: ReadonlySet<string> = new Set([
+  'cloud metadata',
+  'unspecified',
+  'multicast',
+  'broadcast',
+  'unparsable',
+]);
+const INTERNAL_CLASSES: ReadonlySet<string> = new Set([
+  'loopback',
+  'private',
+  'carrier-grade NAT',
+  'unique-local',
+  'site-local',
+]);
+
+export function tierOf(label: string): AddressTier {
+  const reached = label.replace(/^(IPv4-mapped |IPv4-compatible |NAT64 of |6to4 of )/, '');
+  if (NEVER_CLASSES.has(reached)) return 'never';
+  return INTERNAL_CLASSES.has(reached) ? 'internal' : 'special';
 }
 
 /** An IP or CIDR entry of the allow-list, as a predicate on addresses. */

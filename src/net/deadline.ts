@@ -1,6 +1,9 @@
+import type { CancelSignal } from '../util/cancel-signal.js';
+
 /**
- * One clock for a whole read (fetch, redirects, decoding, rendering), merged with the caller's
- * signal, so every step can tell "our timeout fired" from "the client went away".
+ * One clock for a whole fetch and what follows it (redirects, decoding, rendering, extraction),
+ * merged with the caller's cancellation, so every step can tell "our timeout fired" from "the
+ * client went away".
  */
 export interface Deadline {
   readonly signal: AbortSignal;
@@ -10,7 +13,7 @@ export interface Deadline {
   dispose(): void;
 }
 
-export function createDeadline(seconds: number, outer?: AbortSignal): Deadline {
+export function createDeadline(seconds: number, outer?: CancelSignal): Deadline {
   const controller = new AbortController();
   const endsAt = Date.now() + seconds * 1000;
   let expired = false;
