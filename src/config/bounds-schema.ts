@@ -51,6 +51,18 @@ export const ChatConfigSchema = Type.Object(
       description:
         'Placeholders (`{{question}}`, `{{knowledge}}`, `{search_result}`) one template may use, all together; more: 1214.',
     }),
+    media_max_bytes: Type.Integer({
+      minimum: MB,
+      default: 32 * MB,
+      description:
+        'Bytes the media URLs of one request to a vision model may fetch together. The server fetches each (public addresses only, redirects re-checked; images 5 MB, videos 200 MB each) and hands it to the upstream inline as a `data:` URL; past it: 1214 naming the item.',
+    }),
+    media_deadline_seconds: Type.Integer({
+      minimum: 1,
+      maximum: 600,
+      default: 30,
+      description: 'Seconds the media fetches of one chat request may take together; past it: 1214 naming the item.',
+    }),
     max_chars_per_token: Type.Integer({
       minimum: 1,
       default: 32,

@@ -18,9 +18,9 @@ import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
 import { AuditService, type AuditServiceOptions } from './audit/audit-service.js';
 import { openBilling } from './billing/open-billing.js';
 import { resolveDeployments } from './chat/chat-deployments.js';
+import { ChatMedia } from './chat/chat-media.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext } from './chat/engine-directory.js';
-import { MediaUrlGuard } from './chat/media-url-guard.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { KeyAdmin } from './keys/key-admin.js';
 import { KeyService } from './keys/key-service.js';
@@ -181,7 +181,11 @@ export async function createServices(config: Config, options: ServiceOptions): P
             templateMaxPlaceholders: config.chat.template_max_placeholders,
             maxCharsPerToken: config.chat.max_chars_per_token,
           },
-          new MediaUrlGuard({ allowHosts: config.reader.allow_hosts }),
+          new ChatMedia({
+            allowHosts: config.reader.allow_hosts,
+            maxBytes: config.chat.media_max_bytes,
+            deadlineSeconds: config.chat.media_deadline_seconds,
+          }),
         )
       : undefined;
   // Artifacts are named by an HMAC under a key of their own, derived from the server key: the same

@@ -19,6 +19,8 @@ export interface SlowUpstream {
   readonly requests: number;
   /** `traceparent` headers of the chat requests received (tracing on). */
   readonly traceparents: string[];
+  /** The chat requests' bodies, parsed, in order. */
+  readonly bodies: unknown[];
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
   let aborted = 0;
   let requests = 0;
   const traceparents: string[] = [];
+  const bodies: unknown[] = [];
   const server: Server = createServer((req, res) => {
     const traceparent = req.headers['traceparent'];
     if (typeof traceparent === 'string') traceparents.push(traceparent);
@@ -50,6 +53,7 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
     });
     req.on('end', () => {
       const body = JSON.parse(raw || '{}') as { stream?: boolean; stream_options?: { include_usage?: boolean } };
+      bodies.push(body);
       const base = { id: 'chatcmpl-standin', created: Math.floor(Date.now() / 1000), model: 'stand-in' };
       const usage = { prompt_tokens: 5, completion_tokens: chunks, total_tokens: 5 + chunks };
       res.on('close', () => {
@@ -112,6 +116,7 @@ export async function startSlowUpstream(options: SlowUpstreamOptions = {}): Prom
       return requests;
     },
     traceparents,
+    bodies,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -8,11 +8,11 @@ import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { EventSource } from '../event-source.js';
 import type { SearchService } from '../search/search-service.js';
 import { chunkAfterCutOff, chunkAfterFailure, type StreamFailureLog } from '../stream-failure.js';
+import { ChatMedia } from './chat-media.js';
 import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest, type TurnOptions } from './map-request.js';
-import { MediaUrlGuard } from './media-url-guard.js';
 import {
   messageChars,
   PROMPT_BOUNDS_DEFAULTS,
@@ -42,7 +42,7 @@ export class ChatService {
     private readonly engines: EngineDirectory,
     private readonly search: SearchService,
     private readonly bounds: PromptBounds = PROMPT_BOUNDS_DEFAULTS,
-    private readonly mediaGuard: MediaUrlGuard = new MediaUrlGuard(),
+    private readonly media: ChatMedia = new ChatMedia(),
   ) {}
 
   /** Whether a model code has deployments here (the agents check theirs before they start). */
@@ -74,9 +74,6 @@ export class ChatService {
     const spec = chatModel(body.model);
     if (!spec) throw unknownModel(`Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
-    // Media URLs reach an engine only with vision (mapChatRequest refuses them otherwise), and an
-    // upstream engine fetches them itself: they pass the reader's address guard first.
-    if (engine.capabilities.vision && MediaUrlGuard.applies(body.messages)) await this.mediaGuard.check(body.messages);
     const maxContext = engine.capabilities.maxContext;
     // Most requests carry no search tool: no search pass, no copy of the body.
     const augmented = hasSearchTool(body)
@@ -88,8 +85,13 @@ export class ChatService {
       const chars = messageChars(body.messages);
       if (chars > promptCharLimit(maxContext, this.bounds)) throw promptTooLong(chars, maxContext, this.bounds);
     }
+    let messages = augmented ? augmented.messages : body.messages;
+    // Media URLs reach an engine only with vision (mapChatRequest refuses them otherwise); they are
+    // fetched here, once the cheap checks have passed, through the guarded fetcher, and handed over
+    // inline (chat-media.ts).
+    if (engine.capabilities.vision && ChatMedia.applies(messages)) messages = await this.media.inline(messages, signal);
     const request = mapChatRequest(
-      augmented ? { ...body, messages: augmented.messages } : body,
+      messages === body.messages ? body : { ...body, messages },
       spec,
       engine.capabilities,
       tenant,

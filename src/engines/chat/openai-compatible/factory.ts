@@ -52,7 +52,11 @@ const OpenAICompatibleDeployment = Type.Object(
           'How JSON mode is asked for: json_schema with an open object schema (default; llama.cpp server ignores a bare json_object) or json_object.',
       }),
     ),
-    vision: Type.Boolean({ default: false, description: 'The upstream model takes images and video.' }),
+    vision: Type.Boolean({
+      default: false,
+      description:
+        'The upstream model takes images and video. Media URLs are fetched by the server (chat.media_max_bytes) and sent to it inline, as data: URLs.',
+    }),
     thinking_control: Type.Optional(
       // How the thinking switch reaches the upstream: chat_template_kwargs.enable_thinking (vLLM,
       // SGLang, llama.cpp server) and/or reasoning_effort values (Ollama: disabled = "none").

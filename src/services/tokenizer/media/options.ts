@@ -1,5 +1,7 @@
 import type { LookupFunction } from '../../../net/resolve.js';
 
+export { MAX_IMAGE_BYTES, MAX_VIDEO_BYTES } from '../../media/media-type.js';
+
 /** How the tokenizer reaches media URLs; the allow-list is the reader's (`reader.allow_hosts`). */
 export interface MediaOptions {
   /** Hostnames or IPs/CIDRs that may be fetched although private (the reader's allow-list). */
@@ -28,6 +30,4 @@ export interface MediaOptions {
 export const MEDIA_DEFAULTS = { maxFiles: 50, maxFetchBytes: 256 * 1024 * 1024, deadlineSeconds: 60 } as const;
 
 export const MB = 1024 * 1024;
-export const MAX_IMAGE_BYTES = 5 * MB;
 export const MAX_IMAGE_SIDE = 6000;
-export const MAX_VIDEO_BYTES = 200 * MB;
