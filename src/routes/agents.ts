@@ -7,7 +7,6 @@ import { newPlatformId } from '../server/ids.js';
 import { publicUrl } from '../server/public-url.js';
 import type { AgentUsage } from '../services/agents/model-caller.js';
 import { chunkAfterFailure } from '../services/stream-failure.js';
-import { abortSignalOf } from '../util/cancel-signal.js';
 import { filePath } from './files.js';
 import { defineOperation } from './operation.js';
 
@@ -38,7 +37,7 @@ export const agents = defineOperation<AgentBody, typeof AgentReply>({
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
     agent.check(body);
     const identity = { id: replyIdentity.id, conversationId: newPlatformId(), keyId: key.id };
-    const run = await agent.start(body, identity, abortSignalOf(signal));
+    const run = await agent.start(body, identity, signal);
     const model = services.config.agents.general_translation.model;
     const head = { id: identity.id, agent_id: body.agent_id, conversation_id: identity.conversationId };
     if (!body.stream) {

@@ -3,7 +3,6 @@ import { ImageReply, TaskHandleReply, TaskResultReply } from '../api/images-repl
 import { checkImageSize } from '../api/rules.js';
 import { modelNotConfigured, notFound } from '../errors/errors.js';
 import { publicUrl } from '../server/public-url.js';
-import { abortSignalOf } from '../util/cancel-signal.js';
 import { filePath } from './files.js';
 import { defineOperation } from './operation.js';
 import { taskView } from './task-view.js';
@@ -22,7 +21,7 @@ export const imageGenerations = defineOperation<ImageGenerationBody, typeof Imag
     if (!images) throw modelNotConfigured(`Image model ${body.model}`, `models.${body.model}`);
     const { created } = identity;
     const { prompt, model, size, quality } = body;
-    const outcome = await images.generate({ model, prompt, size, quality }, abortSignalOf(signal), key.id);
+    const outcome = await images.generate({ model, prompt, size, quality }, signal, key.id);
     return {
       created,
       data: [{ url: publicUrl(request, services.config.server.public_url, filePath(outcome.file)) }],

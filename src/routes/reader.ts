@@ -2,7 +2,6 @@ import { ReaderBody } from '../api/reader.js';
 import { ReaderReply } from '../api/reader-reply.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { readerReplyBytes } from '../server/reader-reply-bytes.js';
-import { abortSignalOf } from '../util/cancel-signal.js';
 import { defineOperation } from './operation.js';
 
 export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
@@ -15,7 +14,7 @@ export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
   reply: ReaderReply,
   async handle({ body, services, identity, signal, request, reply }) {
     const { request_id: _requestId, user_id: _userId, ...options } = body;
-    const { result, json } = await services.reader.readOutput(options, abortSignalOf(signal));
+    const { result, json } = await services.reader.readOutput(options, signal);
     if (services.config.search.index_reader_pages) {
       // The reply does not depend on the index: a failed write is logged, not the caller's error.
       services.search.index

@@ -2,7 +2,6 @@ import { checkMessageList } from '../api/rules.js';
 import { TokenizerBody } from '../api/tokenizer.js';
 import { TokenizerReply } from '../api/tokenizer-reply.js';
 import { modelNotConfigured } from '../errors/errors.js';
-import { abortSignalOf } from '../util/cancel-signal.js';
 import { defineOperation } from './operation.js';
 
 export const tokenizer = defineOperation<TokenizerBody, typeof TokenizerReply>({
@@ -19,7 +18,7 @@ export const tokenizer = defineOperation<TokenizerBody, typeof TokenizerReply>({
   async handle(ctx) {
     const { body, services, identity, request } = ctx;
     if (!services.tokenizer) throw modelNotConfigured(`Model ${body.model}`, `models.${body.model}`);
-    const reply = await services.tokenizer.count(body, identity, abortSignalOf(ctx.signal));
+    const reply = await services.tokenizer.count(body, identity, ctx.signal);
     request.usage.promptTokens = reply.usage.total_tokens;
     return reply;
   },

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ShutdownHooks } from '../services/lifecycle/shutdown-hooks.js';
+import type { CancelSignal } from '../util/cancel-signal.js';
 
 export interface DrainOptions {
   graceMs: number;
   hooks: ShutdownHooks;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Aborts to cut the grace period short (a second signal). */
-  hurry?: AbortSignal;
+  hurry?: CancelSignal;
 }
 
 /**

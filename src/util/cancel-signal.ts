@@ -4,7 +4,7 @@ export type CancelListener = (() => void) | { handleEvent(): void };
  * The one cancellation type at every seam (chat and image engines, the operation context): the
  * part of AbortSignal that engines and services call. An AbortSignal is one, so is a RequestCancel,
  * which the edge makes per request because an AbortSignal with a listener costs about 8 µs on Node
- * 20 (docs/benchmarks.md, issue 22) where this costs 0.05. Code that hands the signal to an API
+ * 20 where this costs 0.05 (docs/architecture.md, "One cancellation type"). Code that hands the signal to an API
  * that wants a real AbortSignal (`fetch`, `timers/promises`, `AbortSignal.any`) converts it with
  * `abortSignalOf`; undici's `request` takes a CancelSignal as it is.
  */
@@ -85,4 +85,9 @@ export function abortSignalOf(signal: CancelSignal): AbortSignal {
   if (signal.aborted) controller.abort(signal.reason);
   else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
   return controller.signal;
+}
+
+/** Throws the signal's reason (as `AbortSignal.throwIfAborted` does) when it has aborted. */
+export function throwIfCancelled(signal: CancelSignal): void {
+  if (signal.aborted) throw signal.reason;
 }

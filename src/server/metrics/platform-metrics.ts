@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { SpendStats } from '../../services/billing/spend-stats.js';
 import type { DeploymentLoad } from '../../services/chat/engine-directory.js';
 import type { GenerationTimings } from '../../services/chat/observed-engine.js';
-import type { SpendStats } from '../../services/billing/spend-stats.js';
 import type { UsageStats } from '../../services/usage/usage-recorder.js';
 import { billingMetrics } from './billing-metrics.js';
 

@@ -84,7 +84,7 @@ export class AgentService {
    * Resolves the model and cuts the text into pieces; everything that can fail before the first
    * piece fails here, so the caller can still answer with a JSON error.
    */
-  async start(body: AgentBody, identity: AgentIdentity, signal: AbortSignal): Promise<AgentRun> {
+  async start(body: AgentBody, identity: AgentIdentity, signal: CancelSignal): Promise<AgentRun> {
     const req = this.request(body);
     const engine = await this.engine();
     const sourceLang = req.sourceLang === 'auto' ? await detectLanguage(req.text) : req.sourceLang;

@@ -1,4 +1,5 @@
 import type { ChatEngine, ChatMessage, ChatRequest, FinishReason } from '../../engines/chat/types.js';
+import { type CancelSignal, throwIfCancelled } from '../../util/cancel-signal.js';
 
 export interface CallResult {
   text: string;
@@ -24,7 +25,7 @@ export class ModelCaller {
 
   constructor(
     readonly engine: ChatEngine,
-    private readonly signal: AbortSignal,
+    private readonly signal: CancelSignal,
     private readonly temperature: number,
     /** Whose calls these are (opaque: the key's id), so the engine serves tenants in turn. */
     private readonly tenant: string,
@@ -39,7 +40,7 @@ export class ModelCaller {
     messages: ChatMessage[],
     options: { thinking?: boolean; onText?: ((delta: string) => void) | undefined } = {},
   ): Promise<CallResult> {
-    this.signal.throwIfAborted();
+    throwIfCancelled(this.signal);
     const request: ChatRequest = {
       messages,
       tools: [],
@@ -66,7 +67,7 @@ export class ModelCaller {
         this.usage.completionTokens += part.usage.completionTokens;
       }
     }
-    this.signal.throwIfAborted();
+    throwIfCancelled(this.signal);
     this.lastFinish = finishReason;
     return { text: cleanReply(text), reasoning: reasoning.trim(), finishReason };
   }

@@ -6,6 +6,7 @@ import type { FileStore, StoredFile } from '../../files/types.js';
 import { imageModel } from '../../models/catalogue.js';
 import type { TaskRecord, TaskStore } from '../../stores/tasks.js';
 import { inSpan, type Tracer } from '../../telemetry/tracer.js';
+import { abortSignalOf, type CancelSignal } from '../../util/cancel-signal.js';
 import type { SafetyService } from '../safety/safety-service.js';
 import { contentFilter } from '../safety/safety-service.js';
 import { fitToSize } from './fit-size.js';
@@ -57,7 +58,7 @@ export class ImageService {
    * Sync: the job runs in one of this process's slots while the caller waits (its signal cancels it);
    * callers waiting for a slot are served tenant by tenant (`tenant`: the key's id).
    */
-  async generate(input: ImageInput, signal: AbortSignal, tenant: string): Promise<ImageOutcome> {
+  async generate(input: ImageInput, signal: CancelSignal, tenant: string): Promise<ImageOutcome> {
     const prepared = await this.prepare(input, signal, tenant);
     await this.deps.slots.acquire(signal, tenant);
     try {
@@ -100,7 +101,7 @@ export class ImageService {
   }
 
   /** Runs a claimed task's job; the JSON text of its result. */
-  async runTask(task: TaskRecord, signal: AbortSignal): Promise<string> {
+  async runTask(task: TaskRecord, signal: CancelSignal): Promise<string> {
     const input = JSON.parse(task.input) as TaskInput;
     const tracer = this.deps.tracer;
     // A worker's job has no request around it: its span starts a trace of its own, named by the task.
@@ -119,7 +120,7 @@ export class ImageService {
     return JSON.stringify(outcome);
   }
 
-  private async prepare(input: ImageInput, signal: AbortSignal, tenant: string): Promise<TaskInput> {
+  private async prepare(input: ImageInput, signal: CancelSignal, tenant: string): Promise<TaskInput> {
     if (!this.deps.engines.has(input.model)) {
       throw unknownModel(
         `Image model ${input.model} is not configured on this server: add a deployment under \`models.${input.model}\` (see docs/configuration.md)`,
@@ -141,11 +142,11 @@ export class ImageService {
     };
   }
 
-  private async run(model: string, request: ImageRequest, signal: AbortSignal): Promise<StoredFile> {
+  private async run(model: string, request: ImageRequest, signal: CancelSignal): Promise<StoredFile> {
     const engine = await this.deps.engines.get(model);
     if (!engine) throw unknownModel(`Image model ${model} is not configured on this server`);
     const timeout = AbortSignal.timeout(this.deps.config.timeout_seconds * 1000);
-    const jobSignal = AbortSignal.any([signal, timeout]);
+    const jobSignal = AbortSignal.any([abortSignalOf(signal), timeout]);
     let image: Awaited<ReturnType<typeof engine.generate>>;
     const tracer = this.deps.tracer;
     try {

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import { FairGate } from '../../util/fair-gate.js';
 
 /**
@@ -31,7 +32,7 @@ export class JobSlots {
   }
 
   /** Waits for a slot in `tenant`'s turn; 1305 when the line is full; the signal's reason when the caller goes away. */
-  acquire(signal: AbortSignal, tenant = ''): Promise<void> {
+  acquire(signal: CancelSignal, tenant = ''): Promise<void> {
     return this.gate.enter(tenant, signal);
   }
 

@@ -4,6 +4,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { storeFault } from '../../stores/faults.js';
 import { retryThroughFaults } from '../../stores/retry-faults.js';
 import type { TaskError, TaskRecord, TaskStore } from '../../stores/tasks.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import { failureFields, type LevelAware } from '../../util/failure-fields.js';
 import type { JobSlots } from './job-slots.js';
 
@@ -12,7 +13,7 @@ export interface TaskWorkersOptions {
   slots: JobSlots;
   kinds: readonly string[];
   /** Runs a claimed task; resolves with the result's JSON text. */
-  run(task: TaskRecord, signal: AbortSignal): Promise<string>;
+  run(task: TaskRecord, signal: CancelSignal): Promise<string>;
   leaseMs: number;
   pollMs: number;
   maxAttempts: number;

@@ -1,8 +1,9 @@
+import type { CancelSignal } from '../../util/cancel-signal.js';
 /**
  * Work that must be let finish (or be stopped cleanly) when the server drains: long jobs register
  * here, and on SIGTERM each hook runs with a signal that aborts when the grace period ends.
  */
-export type ShutdownHook = (deadline: AbortSignal) => Promise<void>;
+export type ShutdownHook = (deadline: CancelSignal) => Promise<void>;
 
 export class ShutdownHooks {
   private readonly hooks = new Map<symbol, { name: string; run: ShutdownHook }>();
@@ -19,7 +20,7 @@ export class ShutdownHooks {
   }
 
   /** Runs every hook at once; resolves when all have, with the names of those that failed. */
-  async run(deadline: AbortSignal): Promise<{ name: string; error: unknown }[]> {
+  async run(deadline: CancelSignal): Promise<{ name: string; error: unknown }[]> {
     const all = [...this.hooks.values()];
     const results = await Promise.allSettled(all.map((h) => h.run(deadline)));
     return results.flatMap((r, i) => (r.status === 'rejected' ? [{ name: all[i]!.name, error: r.reason }] : []));

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { createDeadline, type Deadline } from '../../net/deadline.js';
 import { type FetchedBody, parseFetchableUrl } from '../../net/fetch-url.js';
 import { createGuardedFetcher } from '../../net/fetcher.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import { createRenderer, type Renderer } from './browser.js';
 import { cacheKey } from './cache-key.js';
 import { contentKind } from './content-kind.js';
@@ -22,12 +23,12 @@ export interface ReaderOutput {
 }
 
 export interface ReaderService {
-  read(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderResult>;
+  read(request: ReaderRequest, signal?: CancelSignal): Promise<ReaderResult>;
   /**
    * As `read`, with the result's JSON serialized in the extraction thread (or as the cache kept it):
    * the route writes those bytes as they are, so a result of megabytes does not hold up the event loop.
    */
-  readOutput(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderOutput>;
+  readOutput(request: ReaderRequest, signal?: CancelSignal): Promise<ReaderOutput>;
   /** The extraction threads: how many, how busy, how many were ended mid-page. */
   extraction(): ExtractPoolStats;
   /**
@@ -131,7 +132,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     return extract(job, deadline, false);
   }
 
-  async function readOutput(request: ReaderRequest, signal?: AbortSignal): Promise<ReaderOutput> {
+  async function readOutput(request: ReaderRequest, signal?: CancelSignal): Promise<ReaderOutput> {
     try {
       parseFetchableUrl(request.url);
     } catch (error) {

@@ -1,10 +1,11 @@
 import { inSpan, type Tracer } from '../../telemetry/tracer.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { ReaderOutput, ReaderService } from './service.js';
 import type { ReaderRequest } from './types.js';
 
 /** The reader with a span per page read (URL, format, what came back), when tracing is on. */
 export function traceReader(reader: ReaderService, tracer: Tracer): ReaderService {
-  const readOutput = (request: ReaderRequest, signal?: AbortSignal): Promise<ReaderOutput> =>
+  const readOutput = (request: ReaderRequest, signal?: CancelSignal): Promise<ReaderOutput> =>
     inSpan(
       tracer,
       'reader.read',

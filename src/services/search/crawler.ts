@@ -1,4 +1,5 @@
 import type { SearchDocument, SearchIndex } from '../../search/types.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { ReaderService } from '../reader/index.js';
 import { parseRobots, type RobotsRules } from './robots.js';
 
@@ -11,7 +12,7 @@ export interface CrawlOptions {
   collection?: string | undefined;
   userAgent: string;
   onProgress?: (event: { url: string; pages: number; queued: number; error?: string }) => void;
-  signal?: AbortSignal;
+  signal?: CancelSignal;
 }
 
 export interface CrawlResult {
@@ -31,7 +32,7 @@ export async function readDocument(
   reader: ReaderService,
   url: string,
   collection: string | undefined,
-  signal?: AbortSignal,
+  signal?: CancelSignal,
 ) {
   const page = await reader.read({ url, return_format: 'text', no_cache: true, with_links_summary: true }, signal);
   const doc: SearchDocument = { url: page.url, title: page.title, content: page.content };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { overloaded } from '../../errors/errors.js';
 import { importJsonl } from '../../search/import-jsonl.js';
 import type { SearchIndex } from '../../search/types.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { ReaderService } from '../reader/index.js';
 import { crawl } from './crawler.js';
 
@@ -110,7 +111,7 @@ export class IndexJobs {
     kind: IndexJob['kind'],
     source: string,
     collection: string | undefined,
-    work: (job: IndexJob, signal: AbortSignal) => Promise<string>,
+    work: (job: IndexJob, signal: CancelSignal) => Promise<string>,
   ): IndexJob {
     const max = this.options.maxRunning ?? 2;
     if (this.running.size >= max) {

@@ -1,5 +1,6 @@
 import type { ReplyIdentity } from '../../api/reply-identity.js';
 import type { TokenizerBody } from '../../api/tokenizer.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { functionTools, mapMessages } from '../chat/map-request.js';
 import { checkMedia, countMedia, visionRuleFor } from './media/media-counter.js';
@@ -34,7 +35,7 @@ export class TokenizerService {
   ) {}
 
   /** `signal` aborts when the client goes away: media fetches stop with it. */
-  async count(body: TokenizerBody, identity: ReplyIdentity, signal?: AbortSignal): Promise<TokenizerReply> {
+  async count(body: TokenizerBody, identity: ReplyIdentity, signal?: CancelSignal): Promise<TokenizerReply> {
     const rule = visionRuleFor(body.model);
     // Refusals that need neither the model nor a fetch come first; then the model loads (on first
     // use) while the media are fetched.

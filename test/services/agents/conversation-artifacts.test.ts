@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalFileStore } from '../../../src/files/local/local-file-store.js';
 import { ConversationArtifacts } from '../../../src/services/agents/artifacts/conversation-artifacts.js';
 import type { PageSize } from '../../../src/services/agents/artifacts/page-image.js';
@@ -38,6 +38,11 @@ const record: ConversationRecord = {
 };
 const page = (position: number): PageSize => ({ position, width: 100, height: 100 });
 const tick = () => new Promise((r) => setTimeout(r, 10));
+/** The renderer has been handed `n` jobs (each call reads the file store first: slow under load), and a turn more. */
+const jobsStarted = async (n: number) => {
+  await vi.waitFor(() => expect(renderer.jobs.length).toBeGreaterThanOrEqual(n));
+  await tick();
+};
 
 let dir: string;
 let files: LocalFileStore;
@@ -59,7 +64,7 @@ describe('conversation artifacts, made once per conversation and options', () =>
   it('a repeat call returns the same files without rendering again', async () => {
     const options = { includePdf: true, pages: [page(1)] };
     const first = artifacts.get(record, options);
-    await tick();
+    await jobsStarted(1);
     renderer.jobs[0]!.finish();
     const a = await first;
     const b = await artifacts.get(record, options);
@@ -79,7 +84,7 @@ describe('conversation artifacts, made once per conversation and options', () =>
   it('identical calls at once share one rendering', async () => {
     const options = { includePdf: false, pages: [page(2)] };
     const calls = [artifacts.get(record, options), artifacts.get(record, options)];
-    await tick();
+    await jobsStarted(1);
     expect(renderer.jobs).toHaveLength(1);
     renderer.jobs[0]!.finish();
     const [a, b] = await Promise.all(calls);
@@ -92,7 +97,7 @@ describe('conversation artifacts, made once per conversation and options', () =>
     const two = new AbortController();
     const calls = [artifacts.get(record, options, one.signal), artifacts.get(record, options, two.signal)];
     for (const c of calls) c.catch(() => undefined);
-    await tick();
+    await jobsStarted(1);
     one.abort(new Error('left'));
     expect(renderer.jobs[0]!.signal!.aborted).toBe(false);
     two.abort(new Error('left'));
@@ -100,7 +105,7 @@ describe('conversation artifacts, made once per conversation and options', () =>
     await expect(calls[1]).rejects.toThrow('left');
     // Nothing was stored: the next call renders anew.
     const again = artifacts.get(record, options);
-    await tick();
+    await jobsStarted(2);
     expect(renderer.jobs).toHaveLength(2);
     renderer.jobs[1]!.finish();
     expect((await again).map((i) => i.tagEn)).toEqual(['translation', 'translation_pdf']);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { resolveModelFile } from 'node-llama-cpp';
-import { abortSignalOf } from '../../../util/cancel-signal.js';
+import { abortSignalOf, type CancelSignal } from '../../../util/cancel-signal.js';
 import type { EngineContext, ModelFileStatus, ModelSource } from '../factory.js';
 import { checkGguf } from './gguf-check.js';
 
@@ -22,7 +22,7 @@ export function resolveRemote(
   model: string,
   context: EngineContext,
   download:
-    | { cli: boolean; onProgress?: (s: { downloadedSize: number; totalSize: number }) => void; signal?: AbortSignal }
+    | { cli: boolean; onProgress?: (s: { downloadedSize: number; totalSize: number }) => void; signal?: CancelSignal }
     | false,
 ): Promise<string> {
   const fileName = urlFileName(model);
@@ -35,7 +35,7 @@ export function resolveRemote(
           download: 'auto',
           cli: download.cli,
           ...(download.onProgress ? { onProgress: download.onProgress } : {}),
-          ...(download.signal ? { signal: download.signal } : {}),
+          ...(download.signal ? { signal: abortSignalOf(download.signal) } : {}),
         }),
   });
 }
@@ -79,7 +79,7 @@ export function llamaCppSource(model: string, context: EngineContext): ModelSour
       await resolveRemote(model, context, {
         cli: false,
         onProgress: (s) => onProgress(s.downloadedSize, s.totalSize),
-        signal: abortSignalOf(signal),
+        signal,
       });
     },
   };

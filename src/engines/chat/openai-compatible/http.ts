@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { failedOnStaleConnection, freshConnection } from '../../../net/upstream-agent.js';
+import { abortSignalOf, type CancelSignal } from '../../../util/cancel-signal.js';
 import { statusError, upstreamFailure } from '../../upstream-errors.js';
 import type { ResolvedOptions } from './options.js';
 import { ReplyBoundError, transportCause } from './reply-bounds.js';
@@ -14,9 +15,16 @@ export async function postJson(
   target: { origin: string; path: string },
   headers: Record<string, string>,
   body: string,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<Dispatcher.ResponseData> {
-  const request = { origin: target.origin, path: target.path, method: 'POST' as const, headers, body, signal };
+  const request = {
+    origin: target.origin,
+    path: target.path,
+    method: 'POST' as const,
+    headers,
+    body,
+    signal: abortSignalOf(signal),
+  };
   let response: Dispatcher.ResponseData;
   try {
     response = await agent.request(request);

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { invalidField } from '../../../errors/errors.js';
 import type { FileStore, StoredFile } from '../../../files/types.js';
 import type { ConversationRecord } from '../../../stores/conversations.js';
-import type { CancelSignal } from '../../../util/cancel-signal.js';
+import { type CancelSignal, throwIfCancelled } from '../../../util/cancel-signal.js';
 import type { PageSize } from './page-image.js';
 import type { ArtifactRenderer } from './renderer.js';
 
@@ -134,7 +134,7 @@ export class ConversationArtifacts {
     record: ConversationRecord,
     options: ArtifactOptions,
     manifestId: string,
-    signal: AbortSignal,
+    signal: CancelSignal,
   ): Promise<Artifact[]> {
     const needPdf = options.includePdf || options.pages.length > 0;
     const rendered = needPdf
@@ -150,7 +150,7 @@ export class ConversationArtifacts {
           `the translation's PDF has ${rendered.pageCount} page${rendered.pageCount === 1 ? '' : 's'}, got ${p.position}`,
         );
     }
-    signal.throwIfAborted();
+    throwIfCancelled(signal);
     const items: Artifact[] = [];
     const text = await this.files.put(Buffer.from(record.translation, 'utf8'), {
       contentType: 'text/plain; charset=UTF-8',

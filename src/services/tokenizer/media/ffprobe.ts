@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { ApiError } from '../../../errors/api-error.js';
 import { upstreamFailure } from '../../../errors/errors.js';
+import { abortSignalOf, type CancelSignal } from '../../../util/cancel-signal.js';
 
 /** What the tokenizer needs of `ffprobe -show_format -show_streams`. */
 export interface ProbeResult {
@@ -32,9 +33,14 @@ export const ffprobeMissing = (path: string) =>
     `Video tokens need ffprobe, which is not installed on this server (${path} not found): install the ffmpeg package (Debian: apt-get install ffmpeg)`,
   );
 
-function run(path: string, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
+function run(path: string, args: string[], timeoutMs: number, signal?: CancelSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    const options = { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, shell: false, ...(signal ? { signal } : {}) };
+    const options = {
+      timeout: timeoutMs,
+      maxBuffer: 4 * 1024 * 1024,
+      shell: false,
+      ...(signal ? { signal: abortSignalOf(signal) } : {}),
+    };
     execFile(path, args, options, (error, stdout) => {
       if (!error) return resolve(stdout);
       if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : error);
@@ -69,7 +75,7 @@ export async function probeVideo(
   path: string,
   file: string,
   timeoutMs: number,
-  signal?: AbortSignal,
+  signal?: CancelSignal,
 ): Promise<ProbeResult> {
   const out = await run(
     path,
