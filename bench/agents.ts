@@ -17,6 +17,7 @@ import type { AgentBody } from '../src/api/agents.js';
 import type { ChatEngine, ChatRequest } from '../src/engines/chat/types.js';
 import { AgentService } from '../src/services/agents/agent-service.js';
 import { parseGlossary } from '../src/services/agents/glossary.js';
+import { callContext } from '../src/services/call-context.js';
 import { writeTestModels } from '../src/test-models/write-test-models.js';
 import { startBenchApp } from './gateway/app.js';
 import { type BenchRow, benchRow } from './types.js';
@@ -113,7 +114,7 @@ export async function run(): Promise<BenchRow[]> {
         const run = await agent.start(
           body,
           { id: `b${i}`, conversationId: `bench-${repair}-${i}`, keyId: 'bench' },
-          new AbortController().signal,
+          callContext({ tenant: 'bench' }),
         );
         let text = '';
         for await (const piece of run.pieces) text += piece;

@@ -7,6 +7,7 @@ import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
 import type { PlatformServices } from '../services/platform-services.js';
+import { RequestUsage } from '../services/usage/request-usage.js';
 import { usageNotRecorded } from '../services/usage/usage-recorder.js';
 import type { Endpoint } from '../stores/types.js';
 import { RequestCancel } from '../util/cancel-signal.js';
@@ -47,9 +48,13 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
   // (event-stream.ts). An error reply bills nothing: it goes out as it is (its record is still
   // kept and retried), so a fault's own answer is not replaced by the journal's.
   scope.addHook('onSend', (request, reply, payload, done) => {
-    const durable = request.commitUsage?.(reply.statusCode);
-    if (durable === undefined) done(null, payload);
-    else if (reply.statusCode >= 400) {
+    const commit = request.commitUsage;
+    if (commit === undefined) {
+      done(null, payload);
+      return;
+    }
+    const durable = commit(reply.statusCode);
+    if (reply.statusCode >= 400) {
       durable.catch(() => {});
       done(null, payload);
     } else
@@ -128,8 +133,9 @@ async function runOperation(
     });
     cancel = own;
   }
+  const usage = request.usage ?? new RequestUsage();
   const body = (request.body ?? {}) as Record<string, unknown>;
-  if (typeof body['model'] === 'string') request.usage.model = body['model'];
+  if (typeof body['model'] === 'string') usage.useModel(body['model']);
   const requestId = body['request_id'];
   const clientRequestId = typeof requestId === 'string' ? requestId : undefined;
   try {
@@ -144,12 +150,16 @@ async function runOperation(
       identity: { id: request.id, created: unixSeconds(), requestId: clientRequestId ?? request.id },
       services,
       signal: cancel,
+      tenant: request.apiKey!.id,
+      usage,
       request,
       reply,
     };
     // With tracing on, the handler runs in the request's span: the spans it starts are its children.
     const span = request.traceSpan;
-    const result = await (span === undefined ? op.handle(context) : span.run(() => op.handle(context)));
+    const handling = span === undefined ? op.handle(context) : span.run(() => op.handle(context));
+    request.handling = handling;
+    const result = await handling;
     if (result === undefined) return reply;
     return reply.send(result);
   } catch (err) {

@@ -105,15 +105,12 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   });
   app.decorate('streamStallMs', config.server.stream_stall_seconds * 1000);
   app.decorateRequest('apiKey', undefined);
-  app.decorateRequest('usage', null as never);
+  app.decorateRequest('usage', undefined);
+  app.decorateRequest('errorCode', undefined);
   app.decorateRequest('cancel', undefined);
   app.decorateRequest('commitUsage', undefined);
+  app.decorateRequest('handling', undefined);
   app.decorateRequest('traceSpan', undefined);
-  // Hooks on every request are callback-style: an async hook costs a promise and a turn apiece.
-  app.addHook('onRequest', (request, _reply, done) => {
-    request.usage = {};
-    done();
-  });
   // docs/wire.md, "Content types" spells the JSON content type exactly; Fastify's default writes `utf-8`.
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.type(JSON_TYPE);

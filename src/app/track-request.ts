@@ -1,14 +1,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PlatformServices } from '../services/platform-services.js';
+import { RequestUsage } from '../services/usage/request-usage.js';
+import type { UsageRecord } from '../stores/types.js';
 import { RequestCancel } from '../util/cancel-signal.js';
 
+const DONE: Promise<void> = Promise.resolve();
+
 /**
- * Tracks an admitted request to its end. Its usage record is made once: when its reply is about to
- * end (`request.commitUsage`, called by the API scope's onSend hook for a JSON reply and by the
- * event stream before `data: [DONE]`), which returns the promise that the record is durable, so
- * that no client ever holds a whole reply whose usage could be lost; or, failing that, when the
- * response closes (a client that left: 499). On close the key's concurrency slot is released and
- * the operation cancelled (`request.cancel`, created here) unless the response had finished.
+ * How long the record of a request whose client left waits for its handler to end (engines stop
+ * promptly once cancelled; this bounds one that does not): past it the record is made with what
+ * has been counted.
+ */
+const HANDLER_WAIT_MS = 10_000;
+
+/**
+ * Tracks an admitted request to its end. It gets its usage context (`request.usage`, the
+ * operation's `ctx.usage`) and its cancellation (`request.cancel`) here. Its usage record is made
+ * once: when its reply is about to end (`request.commitUsage`, called by the API scope's onSend
+ * hook for a JSON reply and by the event stream before `data: [DONE]`), which returns the promise
+ * that the record is durable, so that no client ever holds a whole reply whose usage could be lost;
+ * or, failing that, when the response closes (a client that left: 499). On close the key's
+ * concurrency slot is released and the operation cancelled unless the response had finished; the
+ * record then waits for the handler to end, so that what its work used until it stopped (tokens
+ * evaluated and emitted) is in it.
  */
 export function trackRequest(
   request: FastifyRequest,
@@ -20,11 +34,14 @@ export function trackRequest(
   let finished = false;
   let recorded = false;
   const cancel = new RequestCancel();
+  const usage = new RequestUsage();
   request.cancel = cancel;
+  request.usage = usage;
   request.commitUsage = (status) => {
-    if (recorded) return undefined;
+    if (recorded) return DONE;
     recorded = true;
-    return services.usage.record(usageRecord(request, status, started));
+    const ended = performance.now();
+    return usage.counted().then(() => services.usage.record(usageRecord(request, usage, status, ended - started)));
   };
   // 'finish' rather than writableFinished: in-process (inject) responses never set the latter.
   // Both fire at most once per response: `on` spares the wrapper `once` makes.
@@ -33,13 +50,30 @@ export function trackRequest(
   });
   reply.raw.on('close', () => {
     release();
-    if (!recorded) {
-      recorded = true;
-      const status = finished || reply.raw.writableFinished ? reply.statusCode : 499;
-      // Nobody waits on it: the reply is over. A journal failure keeps the record in memory.
-      services.usage.record(usageRecord(request, status, started))?.catch(() => {});
-    }
-    if (!finished && !reply.raw.writableFinished) cancel.abort();
+    const cut = !finished && !reply.raw.writableFinished;
+    if (cut) cancel.abort();
+    if (recorded) return;
+    recorded = true;
+    const status = cut ? 499 : reply.statusCode;
+    const latencyMs = performance.now() - started;
+    // Nobody waits on it: the reply is over. A journal failure keeps the record in memory.
+    handlerEnded(request.handling)
+      .then(() => usage.counted())
+      .then(() => services.usage.record(usageRecord(request, usage, status, latencyMs)))
+      .catch(() => {});
+  });
+}
+
+/** Resolves when the handler has ended (however), or after HANDLER_WAIT_MS. */
+function handlerEnded(handling: Promise<unknown> | undefined): Promise<void> {
+  if (handling === undefined) return DONE;
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, HANDLER_WAIT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    handling.then(done, done);
   });
 }
 
@@ -58,18 +92,23 @@ function tokenCount(n: number | undefined): number {
   return Math.min(2 ** 31 - 1, Math.max(0, Math.round(n)));
 }
 
-function usageRecord(request: FastifyRequest, status: number, started: number) {
-  const { usage } = request;
+/**
+ * The record of a request. An error reply bills nothing (the client got no result; its record keeps
+ * the status); a reply that went out, whole or cut short, and a request whose client left (499)
+ * are billed what their work used.
+ */
+function usageRecord(request: FastifyRequest, usage: RequestUsage, status: number, latencyMs: number): UsageRecord {
   const body = request.body as Record<string, unknown> | undefined;
+  const billed = status < 400 || status === 499;
   return {
     keyId: request.apiKey!.id,
     operation: request.routeOptions.config.operation ?? 'unknown',
     model: clientText(usage.model ?? body?.['model']),
     requestId: clientText(body?.['request_id']),
-    promptTokens: tokenCount(usage.promptTokens),
-    completionTokens: tokenCount(usage.completionTokens),
+    promptTokens: billed ? tokenCount(usage.promptTokens) : 0,
+    completionTokens: billed ? tokenCount(usage.completionTokens) : 0,
     status,
-    latencyMs: performance.now() - started,
+    latencyMs,
     createdAt: Date.now(),
   };
 }

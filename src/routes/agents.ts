@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { AgentBody, AgentConversationBody } from '../api/agents.js';
 import { AgentChunk, AgentConversationReply, AgentReply } from '../api/agents-reply.js';
 import { modelNotConfigured } from '../errors/errors.js';
@@ -17,12 +16,6 @@ const wireUsage = (u: AgentUsage) => ({
   total_calls: u.totalCalls,
 });
 
-const noteUsage = (request: FastifyRequest, u: AgentUsage, model: string) => {
-  request.usage.model = model;
-  request.usage.promptTokens = u.promptTokens;
-  request.usage.completionTokens = u.completionTokens;
-};
-
 export const agents = defineOperation<AgentBody, typeof AgentReply>({
   id: 'agents',
   method: 'POST',
@@ -32,21 +25,18 @@ export const agents = defineOperation<AgentBody, typeof AgentReply>({
   body: AgentBody,
   reply: AgentReply,
   chunk: AgentChunk,
-  async handle({ body, services, key, identity: replyIdentity, signal, request, reply }) {
+  async handle(ctx) {
+    const { body, services, key, identity: replyIdentity, signal, request, reply } = ctx;
     const agent = services.agents;
     if (!agent) throw modelNotConfigured(`Agent ${body.agent_id}`, 'agents');
     agent.check(body);
     const identity = { id: replyIdentity.id, conversationId: newPlatformId(), keyId: key.id };
-    const run = await agent.start(body, identity, signal);
-    const model = services.config.agents.general_translation.model;
+    // The service notes what its model calls use in ctx.usage, however they end.
+    const run = await agent.start(body, identity, ctx);
     const head = { id: identity.id, agent_id: body.agent_id, conversation_id: identity.conversationId };
     if (!body.stream) {
       let text = '';
-      try {
-        for await (const piece of run.pieces) text += piece;
-      } finally {
-        noteUsage(request, run.usage, model);
-      }
+      for await (const piece of run.pieces) text += piece;
       return {
         ...head,
         status: 'success',
@@ -69,16 +59,12 @@ export const agents = defineOperation<AgentBody, typeof AgentReply>({
       let sent = false;
       let last: string | undefined;
       try {
-        try {
-          for await (const text of run.pieces) {
-            sent = true;
-            yield JSON.stringify({
-              ...head,
-              choices: [{ index: 0, messages: [{ role: 'assistant', content: { type: 'text', text } }] }],
-            });
-          }
-        } finally {
-          noteUsage(request, run.usage, model);
+        for await (const text of run.pieces) {
+          sent = true;
+          yield JSON.stringify({
+            ...head,
+            choices: [{ index: 0, messages: [{ role: 'assistant', content: { type: 'text', text } }] }],
+          });
         }
         last = lastChunk(run.finishReason());
       } catch (err) {

@@ -19,26 +19,19 @@ export const chatCompletions = defineOperation<ChatCompletionBody, typeof ChatCo
     checkMessageList(body.messages, { assistantNeedsContent: true });
     checkMaxTokens(body.model, body.max_tokens);
   },
-  async handle({ body, services, key, identity, signal, request, reply }) {
+  async handle(ctx) {
+    const { body, services, identity, signal, request, reply } = ctx;
     const chat = services.chat;
     if (!chat) throw modelNotConfigured(`Model ${body.model}`, `models.${body.model}`);
-    const run = await chat.start(body, identity, signal, key.id);
-    const noteUsage = () => {
-      request.usage.promptTokens = run.usage?.promptTokens ?? 0;
-      request.usage.completionTokens = run.usage?.completionTokens ?? 0;
-    };
+    // The service notes what the completion uses in ctx.usage, however it ends.
+    const run = await chat.start(body, identity, ctx);
     if (!body.stream) {
       const completion = await chat.complete(run);
-      noteUsage();
       reply.type(JSON_TYPE);
       return completion;
     }
     const log = (err: unknown, message: string) => request.log.error({ err }, message);
-    try {
-      await sendEventStream(reply, chat.chunks(run, signal, log), noteUsage);
-    } finally {
-      noteUsage();
-    }
+    await sendEventStream(reply, chat.chunks(run, signal, log));
     return undefined;
   },
 });

@@ -2,11 +2,13 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReplyIdentity } from '../api/reply-identity.js';
 import type { ErrorShape } from '../server/error-body.js';
+import type { CallContext } from '../services/call-context.js';
 import type { PlatformServices } from '../services/platform-services.js';
+import type { RequestUsage } from '../services/usage/request-usage.js';
 import type { KeyRecord } from '../stores/types.js';
 import type { CancelSignal } from '../util/cancel-signal.js';
 
-export interface OperationContext<Body> {
+export interface OperationContext<Body> extends CallContext {
   body: Body;
   params: Record<string, string>;
   key: KeyRecord;
@@ -16,10 +18,17 @@ export interface OperationContext<Body> {
   identity: ReplyIdentity;
   services: PlatformServices;
   /**
-   * Aborted when the client goes away: the one cancellation type of every seam (util/cancel-signal.ts).
-   * `abortSignalOf(signal)` gives an AbortSignal for APIs that want one, made on first use.
+   * Aborted when the client goes away: the one cancellation type of every seam (util/cancel-signal.ts),
+   * handed to services as it is.
    */
   signal: CancelSignal;
+  /** Whose request this is where requests wait for a shared resource: the key's id. */
+  tenant: string;
+  /**
+   * What the request uses, for its usage record: the services doing its work note it (the context
+   * is a `CallContext`, so a handler passes itself to them); a handler notes only what no service does.
+   */
+  usage: RequestUsage;
   request: FastifyRequest;
   reply: FastifyReply;
 }

@@ -20,29 +20,19 @@ const createOn = (base: Operation['base'], id: string) =>
     reply: ResponseObject,
     chunk: ResponseStreamEvent,
     errors,
-    async handle({ body, services, key, identity, signal, request, reply }) {
+    async handle(ctx) {
+      const { body, services, key, identity, signal, request, reply } = ctx;
       const responses = services.responses;
-      const run = await responses.start(body, identity, signal, key.id);
-      const noteUsage = () => {
-        request.usage.promptTokens = run.chat.usage?.promptTokens ?? 0;
-        request.usage.completionTokens = run.chat.usage?.completionTokens ?? 0;
-      };
+      // The chat service notes what the turn uses in ctx.usage, however it ends.
+      const run = await responses.start(body, identity, ctx, key.id);
       if (!body.stream) {
-        try {
-          const response = await responses.complete(run);
-          reply.type(JSON_TYPE);
-          return response;
-        } finally {
-          noteUsage();
-        }
+        const response = await responses.complete(run);
+        reply.type(JSON_TYPE);
+        return response;
       }
       const log = (err: unknown, message: string) => request.log.error({ err }, message);
       const stream = new ResponseStream(responses, run, signal, log);
-      try {
-        await sendEventStream(reply, stream.events(), noteUsage, { frame: (text) => text, last: () => stream.last() });
-      } finally {
-        noteUsage();
-      }
+      await sendEventStream(reply, stream.events(), { frame: (text) => text, last: () => stream.last() });
       return undefined;
     },
   });

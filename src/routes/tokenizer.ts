@@ -16,10 +16,10 @@ export const tokenizer = defineOperation<TokenizerBody, typeof TokenizerReply>({
     checkMessageList(body.messages, { assistantNeedsContent: false });
   },
   async handle(ctx) {
-    const { body, services, identity, request } = ctx;
+    const { body, services, identity, usage } = ctx;
     if (!services.tokenizer) throw modelNotConfigured(`Model ${body.model}`, `models.${body.model}`);
     const reply = await services.tokenizer.count(body, identity, ctx.signal);
-    request.usage.promptTokens = reply.usage.total_tokens;
+    usage.add({ promptTokens: reply.usage.total_tokens, completionTokens: 0 });
     return reply;
   },
 });

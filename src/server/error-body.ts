@@ -31,8 +31,7 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
  * error handler when the reply already was one, and would not be shaped as the API's).
  */
 export function errorReplyOf(reply: FastifyReply, err: ApiError): ErrorReply | object {
-  // Framework errors come before the onRequest hooks have set `usage`.
-  if (reply.request.usage) reply.request.usage.errorCode = err.code;
+  reply.request.errorCode = err.code;
   if (!err.retryable) reply.header('x-should-retry', 'false');
   if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
   // Set here, not by the onSend hook: the router's own refusals (frameworkErrors) skip the hooks.

@@ -130,15 +130,14 @@ const DATA_FRAMING: EventFraming = {
  * comes first is still answered as an ordinary JSON error. Honours backpressure; stops pulling
  * events when the client goes away, or when it has not read for `server.stream_stall_seconds`.
  *
- * Once the events are all made, `beforeEnd` notes what they used and the request's usage record is
- * made durable (`request.commitUsage`) before `data: [DONE]` is written: a client that holds the
- * whole stream holds a reply whose usage is safe. If it cannot be made durable the stream is cut
- * instead (the client sees no `[DONE]`).
+ * Once the events are all made, the request's usage record (what its services noted in its usage
+ * context) is made durable (`request.commitUsage`) before `data: [DONE]` is written: a client that
+ * holds the whole stream holds a reply whose usage is safe. If it cannot be made durable the stream
+ * is cut instead (the client sees no `[DONE]`).
  */
 export async function sendEventStream(
   reply: FastifyReply,
   events: EventSource,
-  beforeEnd?: () => void,
   framing: EventFraming = DATA_FRAMING,
 ): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
@@ -165,7 +164,6 @@ export async function sendEventStream(
       next = await iterator.next();
     }
     if (reply.raw.destroyed) return;
-    beforeEnd?.();
     const durable = reply.request.commitUsage?.(200);
     if (durable !== undefined) {
       // The last events go out with [DONE], in one write, once the record is safe.

@@ -1,28 +1,31 @@
+import type { RequestUsage } from '../services/usage/request-usage.js';
 import type { KeyRecord } from '../stores/types.js';
 import type { Span } from '../telemetry/tracer.js';
 import type { RequestCancel } from '../util/cancel-signal.js';
 
-/** What a handler reports for the usage record of its request. */
-export interface RequestUsage {
-  model?: string | undefined;
-  promptTokens?: number;
-  completionTokens?: number;
-  /** The API error code the request was answered with, if any (for metrics and the request log). */
-  errorCode?: number;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey: KeyRecord | undefined;
-    usage: RequestUsage;
     /**
-     * Makes the request's usage record now, with the status its reply ends with, once (later calls:
-     * undefined). The promise resolves when the record is durable: the reply's last byte waits for
-     * it. Set for requests admitted under a key (app/track-request.ts).
+     * What the request uses, for its usage record: handed to the operation as `ctx.usage`, where
+     * the services doing its work note it. Set for requests admitted under a key (app/track-request.ts).
      */
-    commitUsage: ((status: number) => Promise<void> | undefined) | undefined;
+    usage: RequestUsage | undefined;
+    /** The API error code the request was answered with, if any (for metrics, traces and the request log). */
+    errorCode: number | undefined;
+    /**
+     * Makes the request's usage record now, with the status its reply ends with, once (later calls
+     * resolve at once). The promise resolves when the record is durable: the reply's last byte waits
+     * for it. Set for requests admitted under a key (app/track-request.ts).
+     */
+    commitUsage: ((status: number) => Promise<void>) | undefined;
     /** Aborted when the response closes before it has finished (the client went away). */
     cancel: RequestCancel | undefined;
+    /**
+     * Set to the operation's handler when it starts: a request whose client leaves is recorded once
+     * the handler has ended, with what its work used until then (app/track-request.ts).
+     */
+    handling: Promise<unknown> | undefined;
     /** The request's span when tracing is on (server/tracing.ts); its handler runs inside it. */
     traceSpan: Span | undefined;
   }

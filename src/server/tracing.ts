@@ -26,13 +26,12 @@ export function installTracing(app: FastifyInstance, tracer: Tracer): void {
     request.traceSpan = span;
     reply.raw.once('close', () => {
       const status = reply.raw.headersSent ? reply.raw.statusCode : 499;
-      const usage = request.usage;
       span.setAttributes({
         'http.response.status_code': status,
         'gen_platform.operation': request.routeOptions.config?.operation,
         'gen_platform.key_id': request.apiKey?.id,
-        'gen_platform.error_code': usage?.errorCode,
-        'gen_ai.request.model': usage?.model,
+        'gen_platform.error_code': request.errorCode,
+        'gen_ai.request.model': request.usage?.model,
       });
       // Server spans fail on 5xx only (HTTP semantic conventions); a client's mistake is not ours.
       if (status >= 500) span.markError(String(status), `HTTP ${status}`);

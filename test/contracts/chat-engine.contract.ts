@@ -200,6 +200,20 @@ export function runChatEngineContract(
       expect(await within(drained, abortWithinMs)).toBe('settled');
     });
 
+    it.each(CANCELLERS)('settles a count promptly when its signal aborts (%s)', async (_kind, make) => {
+      const controller = make();
+      const req = request({ tools: [TOOL] });
+      const counting = context.engine.countTokens(req.messages, req.tools, controller.signal);
+      controller.abort();
+      // A count made in the process may finish; one that waits on a server ends with the signal.
+      expect(
+        await within(
+          counting.catch(() => undefined),
+          abortWithinMs,
+        ),
+      ).toBe('settled');
+    });
+
     it('ends at once for a signal aborted before the call', async () => {
       const controller = new AbortController();
       controller.abort();

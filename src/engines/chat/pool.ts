@@ -135,13 +135,13 @@ export function createDeploymentPool(engines: ChatEngine[], options: DeploymentP
     }
   }
 
-  async function countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number> {
+  async function countTokens(messages: ChatMessage[], tools: FunctionTool[], signal?: CancelSignal): Promise<number> {
     const tried = new Set<Deployment>();
     let lastError: unknown;
     for (;;) {
       const deployment = next(tried, lastError);
       try {
-        return await deployment.engine.countTokens(messages, tools);
+        return await deployment.engine.countTokens(messages, tools, signal);
       } catch (err) {
         if (!failed(deployment, err, undefined)) throw err;
         lastError = err;

@@ -50,3 +50,12 @@ export async function countTokensAtMost(
     throw err;
   }
 }
+
+/**
+ * A likely count of the prompt tokens of these messages where no tokenizer can say: a quarter of
+ * `tokenUpperBound` (English text averages about four bytes a token with the byte-level BPE
+ * vocabularies in use). For billing what an engine that cannot count used, never for a bound.
+ */
+export function tokenEstimate(messages: ChatMessage[], tools: FunctionTool[] = []): number {
+  return Math.ceil(tokenUpperBound(messages, tools) / 4);
+}

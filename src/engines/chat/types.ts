@@ -154,7 +154,11 @@ export interface ChatEngine {
    * prompt too long); failures after it also throw, and the caller turns them into `network_error`.
    */
   generate(request: ChatRequest, signal: CancelSignal): PartStream;
-  /** Prompt tokens of these messages and tools, with the model's own tokenizer and chat template. */
-  countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number>;
+  /**
+   * Prompt tokens of these messages and tools, with the model's own tokenizer and chat template.
+   * Aborting `signal` ends a count that waits on a server promptly, with the signal's reason (a
+   * count made in the process may finish instead).
+   */
+  countTokens(messages: ChatMessage[], tools: FunctionTool[], signal?: CancelSignal): Promise<number>;
   close(): Promise<void>;
 }

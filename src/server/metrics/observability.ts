@@ -64,8 +64,8 @@ function operationOf(request: FastifyRequest): string {
 function observe(metrics: PlatformMetrics, request: FastifyRequest, reply: FastifyReply, seconds: number): void {
   const usage = request.usage;
   const status = reply.raw.headersSent ? reply.raw.statusCode : 499;
-  metrics.observe(operationOf(request), status, usage?.errorCode ?? 0, seconds);
-  if (usage?.model) metrics.countTokens(usage.model, usage.promptTokens ?? 0, usage.completionTokens ?? 0);
+  metrics.observe(operationOf(request), status, request.errorCode ?? 0, seconds);
+  if (usage?.model) metrics.countTokens(usage.model, usage.promptTokens, usage.completionTokens);
 }
 
 function logRequest(request: FastifyRequest, reply: FastifyReply, seconds: number): void {
@@ -75,7 +75,7 @@ function logRequest(request: FastifyRequest, reply: FastifyReply, seconds: numbe
       url: request.url,
       operation: operationOf(request),
       status: reply.raw.headersSent ? reply.raw.statusCode : 499,
-      code: request.usage?.errorCode,
+      code: request.errorCode,
       key: request.apiKey?.id,
       ms: Math.round(seconds * 1e4) / 10,
     },

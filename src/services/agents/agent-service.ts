@@ -11,6 +11,7 @@ import type { ConversationRecord, ConversationStore } from '../../stores/convers
 import { retryThroughFaults } from '../../stores/retry-faults.js';
 import { AsyncQueue } from '../../util/async-queue.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
+import type { CallContext } from '../call-context.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { type Artifact, type ArtifactOptions, ConversationArtifacts } from './artifacts/conversation-artifacts.js';
 import { ArtifactRenderer } from './artifacts/renderer.js';
@@ -84,7 +85,7 @@ export class AgentService {
    * Resolves the model and cuts the text into pieces; everything that can fail before the first
    * piece fails here, so the caller can still answer with a JSON error.
    */
-  async start(body: AgentBody, identity: AgentIdentity, signal: CancelSignal): Promise<AgentRun> {
+  async start(body: AgentBody, identity: AgentIdentity, call: CallContext): Promise<AgentRun> {
     const req = this.request(body);
     const engine = await this.engine();
     const sourceLang = req.sourceLang === 'auto' ? await detectLanguage(req.text) : req.sourceLang;
@@ -94,7 +95,8 @@ export class AgentService {
       countTokensAtMost(engine, [{ role: 'user', content: text }]),
     );
     const spec = chatModel(this.config.model);
-    const model = new ModelCaller(engine, signal, Math.min(spec?.temperature ?? 0.6, 0.7), identity.keyId);
+    call.usage.useModel(this.config.model);
+    const model = new ModelCaller(engine, call, Math.min(spec?.temperature ?? 0.6, 0.7));
     const base = {
       source: sourceLang ? languageName(sourceLang) : 'the original language',
       target: languageName(req.targetLang),
@@ -139,7 +141,7 @@ export class AgentService {
         // is tried again for a few seconds before the call fails with 1305.
         await retryThroughFaults(() => conversations.save(record), SAVE_RETRY_MS);
       };
-      work().then(
+      const working = work().then(
         () => queue.close(),
         (err: unknown) => queue.fail(err),
       );
@@ -153,6 +155,10 @@ export class AgentService {
         // What was made before the failure still goes out; the caller then ends the stream.
         if (held !== undefined) yield held;
         throw err;
+      } finally {
+        // A client that left stops the work (its signal); the request ends, and its usage is
+        // recorded, once the model call under way has stopped and been counted.
+        await working;
       }
       if (held !== undefined) yield held;
     }

@@ -1,5 +1,7 @@
 import type { ChatEngine, ChatMessage, ChatRequest, FinishReason } from '../../engines/chat/types.js';
 import { type CancelSignal, throwIfCancelled } from '../../util/cancel-signal.js';
+import type { CallContext } from '../call-context.js';
+import { meterParts } from '../chat/metered-parts.js';
 
 export interface CallResult {
   text: string;
@@ -23,13 +25,19 @@ export class ModelCaller {
   /** How the latest call ended: the one whose text a piece's translation is. */
   lastFinish: FinishReason = 'stop';
 
+  private readonly signal: CancelSignal;
+
+  /**
+   * `context`: the client's cancellation, whose calls these are (so the engine serves tenants in
+   * turn), and the request's usage, where every call's tokens go however it ends.
+   */
   constructor(
     readonly engine: ChatEngine,
-    private readonly signal: CancelSignal,
+    private readonly context: CallContext,
     private readonly temperature: number,
-    /** Whose calls these are (opaque: the key's id), so the engine serves tenants in turn. */
-    private readonly tenant: string,
-  ) {}
+  ) {
+    this.signal = context.signal;
+  }
 
   get thinking(): boolean {
     return this.engine.capabilities.thinking;
@@ -50,13 +58,14 @@ export class ModelCaller {
       stop: [],
       responseFormat: 'text',
       thinking: options.thinking === true && this.thinking,
-      tenant: this.tenant,
+      tenant: this.context.tenant,
     };
     this.usage.totalCalls++;
     let text = '';
     let reasoning = '';
     let finishReason: FinishReason = 'network_error';
-    for await (const part of this.engine.generate(request, this.signal)) {
+    const parts = meterParts(this.engine.generate(request, this.signal), this.engine, request, this.context.usage);
+    for await (const part of parts) {
       if (part.type === 'text-delta') {
         text += part.text;
         options.onText?.(part.text);

@@ -5,6 +5,7 @@ import { invalidField, unknownModel } from '../../errors/errors.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
+import type { CallContext } from '../call-context.js';
 import type { EventSource } from '../event-source.js';
 import type { SearchService } from '../search/search-service.js';
 import { chunkAfterCutOff, chunkAfterFailure, type StreamFailureLog } from '../stream-failure.js';
@@ -13,6 +14,7 @@ import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest, type TurnOptions } from './map-request.js';
+import { meterParts } from './metered-parts.js';
 import {
   messageChars,
   PROMPT_BOUNDS_DEFAULTS,
@@ -61,14 +63,14 @@ export class ChatService {
   }
 
   /**
-   * `tenant` (the key's id) orders this request against other tenants' where engines queue;
-   * `options` carry what another wire asks beyond the chat body.
+   * Starts a completion. `call.tenant` orders it against other tenants' where engines queue; what
+   * it uses goes to `call.usage`, however it ends (metered-parts.ts). `options` carry what another
+   * wire asks beyond the chat body.
    */
   async start(
     body: ChatCompletionBody,
     identity: ReplyIdentity,
-    signal: CancelSignal,
-    tenant: string,
+    call: CallContext,
     options: TurnOptions = {},
   ): Promise<CompletionRun> {
     const spec = chatModel(body.model);
@@ -89,12 +91,12 @@ export class ChatService {
     // Media URLs reach an engine only with vision (mapChatRequest refuses them otherwise); they are
     // fetched here, once the cheap checks have passed, through the guarded fetcher, and handed over
     // inline (chat-media.ts).
-    if (engine.capabilities.vision && ChatMedia.applies(messages)) messages = await this.media.inline(messages, signal);
+    if (engine.capabilities.vision && ChatMedia.applies(messages)) messages = await this.media.inline(messages, call.signal);
     const request = mapChatRequest(
       messages === body.messages ? body : { ...body, messages },
       spec,
       engine.capabilities,
-      tenant,
+      call.tenant,
       options,
     );
     if (request.tools.length > 0 && !engine.capabilities.tools)
@@ -106,7 +108,7 @@ export class ChatService {
       // Field by field: an object spread here cost more than the rest of start() (V8's slow clone path).
       identity: { id: identity.id, requestId: identity.requestId, created: identity.created, model: body.model },
       toolStream: body.tool_stream === true && spec.toolStream,
-      parts: engine.generate(request, signal),
+      parts: meterParts(engine.generate(request, call.signal), engine, request, call.usage),
       usage: undefined,
       webSearch: augmented?.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
     };

@@ -8,6 +8,7 @@ import type {
   PartStream,
 } from '../../engines/chat/types.js';
 import type { Span, Tracer } from '../../telemetry/tracer.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
 
 /** The token timings /metrics shows per model code, of streamed replies (the edge's metrics implement it). */
 export interface GenerationTimings {
@@ -72,14 +73,14 @@ export function observeEngine(
         throw err;
       }
     },
-    async countTokens(messages: ChatMessage[], tools: FunctionTool[]) {
-      if (!tracer) return engine.countTokens(messages, tools);
+    async countTokens(messages: ChatMessage[], tools: FunctionTool[], signal?: CancelSignal) {
+      if (!tracer) return engine.countTokens(messages, tools, signal);
       const span = tracer.startSpan(`count_tokens ${model}`, {
         kind: 'client',
         attributes: { 'gen_ai.operation.name': 'count_tokens', 'gen_ai.request.model': model },
       });
       try {
-        const count = await span.run(() => engine.countTokens(messages, tools));
+        const count = await span.run(() => engine.countTokens(messages, tools, signal));
         span.setAttributes({ 'gen_ai.usage.input_tokens': count });
         return count;
       } catch (err) {

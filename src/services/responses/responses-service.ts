@@ -5,7 +5,7 @@ import { invalidField, modelNotConfigured, notFound, unknownModel, upstreamFailu
 import { randomHex } from '../../ids/random-hex.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { ResponseStore } from '../../stores/responses.js';
-import type { CancelSignal } from '../../util/cancel-signal.js';
+import type { CallContext } from '../call-context.js';
 import type { ChatService, CompletionRun } from '../chat/chat-service.js';
 import { outputAsInput } from './input-items.js';
 import { type ChatTurn, mapResponsesRequest } from './map-request.js';
@@ -47,10 +47,11 @@ export class ResponsesService {
     private readonly options: ResponsesOptions,
   ) {}
 
+  /** `call`: the client's cancellation, its tenant and its usage context; `keyId` scopes stored responses. */
   async start(
     body: ResponseCreateBody,
     identity: ReplyIdentity,
-    signal: CancelSignal,
+    call: CallContext,
     keyId: string,
   ): Promise<ResponseRun> {
     const spec = chatModel(body.model);
@@ -59,7 +60,7 @@ export class ResponsesService {
     const previous =
       body.previous_response_id === undefined ? [] : await this.conversationOf(keyId, body.previous_response_id);
     const turn = mapResponsesRequest(body, spec, previous);
-    const chat = await this.chat.start(turn.body, identity, signal, keyId, turn.options);
+    const chat = await this.chat.start(turn.body, identity, call, turn.options);
     const summary = body.reasoning?.summary ?? body.reasoning?.generate_summary ?? null;
     const echo = responseEcho(body, `resp_${identity.id}`, identity.created, spec, summary);
     return {

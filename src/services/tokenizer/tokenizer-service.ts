@@ -34,7 +34,7 @@ export class TokenizerService {
     private readonly media: MediaOptions = {},
   ) {}
 
-  /** `signal` aborts when the client goes away: media fetches stop with it. */
+  /** `signal` aborts when the client goes away: media fetches and an upstream count stop with it. */
   async count(body: TokenizerBody, identity: ReplyIdentity, signal?: CancelSignal): Promise<TokenizerReply> {
     const rule = visionRuleFor(body.model);
     // Refusals that need neither the model nor a fetch come first; then the model loads (on first
@@ -47,7 +47,7 @@ export class TokenizerService {
     const engine = await loading;
     // Media items are gone, so the engine counts text whether or not it has vision itself.
     const messages = mapMessages(textOnly(body.messages), false, true);
-    const promptTokens = await engine.countTokens(messages, functionTools({ tools: body.tools }));
+    const promptTokens = await engine.countTokens(messages, functionTools({ tools: body.tools }), signal);
     return {
       id: identity.id,
       created: identity.created,

@@ -32,6 +32,9 @@ interface Group {
 
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 
+/** What `append` returns for a record already durable: one resolved promise for all of them. */
+export const DURABLE: Promise<void> = Promise.resolve();
+
 /**
  * The usage journal of this process: records appended to a private file before their replies end.
  * The first record of a turn of the event loop is written at once, in the call (a write to the page
@@ -77,11 +80,12 @@ export class UsageJournal {
 
   /**
    * Gives the record its journal id and writes it. With `write` the first record of a turn is
-   * durable when this returns (undefined) and later ones when their promise resolves, at the end of
-   * the turn; with `fsync` the promise resolves once it is on the disk (shared by the records of
-   * one fsync). A failed write is a rejected promise, the record handed over all the same.
+   * durable when this returns (`DURABLE`, resolved already) and later ones when their promise
+   * resolves, at the end of the turn; with `fsync` the promise resolves once it is on the disk
+   * (shared by the records of one fsync). A failed write is a rejected promise, the record handed
+   * over all the same.
    */
-  append(record: UsageRecord): Promise<void> | undefined {
+  append(record: UsageRecord): Promise<void> {
     // Fixed width: ids of one process sort in the order they were made, so the store's unique
     // index on them takes each batch at its end rather than across its pages.
     // A record may come with its id (a task's settlement: whoever records it, it is stored once).
@@ -97,7 +101,7 @@ export class UsageJournal {
     setImmediate(this.endTurn);
     const err = this.write([entry], encodeRecord(record));
     if (err !== undefined) return rejected(err);
-    if (this.options.sync === 'write') return undefined;
+    if (this.options.sync === 'write') return DURABLE;
     return this.joinSync([entry]);
   }
 

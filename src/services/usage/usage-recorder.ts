@@ -5,7 +5,7 @@ import type { Store, UsageRecord, UsageWindow } from '../../stores/types.js';
 import { HEARTBEAT_MS } from './journal-files.js';
 import type { JournalSegment } from './journal-segment.js';
 import { PendingUsage } from './pending-usage.js';
-import { type JournalEntry, UsageJournal, type UsageJournalOptions } from './usage-journal.js';
+import { DURABLE, type JournalEntry, UsageJournal, type UsageJournalOptions } from './usage-journal.js';
 
 /** The error a reply gets instead of its last byte when its usage record could not be made durable. */
 export function usageNotRecorded(err: unknown): ApiError {
@@ -116,14 +116,14 @@ export class UsageRecorder {
 
   /**
    * Records a reply's usage. Resolves when the record is durable in the journal (the reply may then
-   * end); undefined without a journal. Rejects with a 1305 when the journal cannot be written: the
-   * record is still kept (in memory), but the reply must not claim it is safe.
+   * end); at once without a journal (held in memory only). Rejects with a 1305 when the journal
+   * cannot be written: the record is still kept (in memory), but the reply must not claim it is safe.
    */
-  record(record: UsageRecord): Promise<void> | undefined {
+  record(record: UsageRecord): Promise<void> {
     this.waiting.add(record.keyId, record.createdAt);
     if (!this.journal) {
       this.take([{ record, segment: undefined }]);
-      return undefined;
+      return DURABLE;
     }
     return this.journal.append(record);
   }

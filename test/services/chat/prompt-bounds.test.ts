@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatCompletionBody } from '../../../src/api/chat.js';
 import { ApiError } from '../../../src/errors/api-error.js';
+import { callContext } from '../../../src/services/call-context.js';
 import { ChatService } from '../../../src/services/chat/chat-service.js';
 import { PROMPT_BOUNDS_DEFAULTS } from '../../../src/services/chat/prompt-bounds.js';
 import { applySearchTools } from '../../../src/services/chat/search-tools.js';
 import type { SearchService } from '../../../src/services/search/search-service.js';
-import { RequestCancel } from '../../../src/util/cancel-signal.js';
 import { SCRIPTED_CAPABILITIES, ScriptedChatEngine, scriptedDirectory } from '../../helpers/scripted-chat-engine.js';
 
 /**
@@ -134,7 +134,7 @@ describe('the 1261 before tokenizing', () => {
       model: 'gen-4.6',
       messages: [{ role: 'user', content: 'a'.repeat(16 * 1024 + 1) }],
     } as ChatCompletionBody;
-    const error = await refusal(chat.start(long, identity, new RequestCancel(), 'key-1'));
+    const error = await refusal(chat.start(long, identity, callContext({ tenant: 'key-1' })));
     expect(error.code).toBe(1261);
     expect(error.message).toContain('16385 characters');
     expect(engine.requests).toEqual([]);

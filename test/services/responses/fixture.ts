@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ResponseCreateBody } from '../../../src/api/responses.js';
 import type { ChatEngine } from '../../../src/engines/chat/types.js';
+import { callContext } from '../../../src/services/call-context.js';
 import { ResponseStream } from '../../../src/services/responses/response-stream.js';
 import { ResponsesService } from '../../../src/services/responses/responses-service.js';
 import { SqliteStore } from '../../../src/stores/sqlite/sqlite-store.js';
@@ -24,7 +25,7 @@ export function responsesOn(engine: ChatEngine) {
     service,
     store,
     async complete(fields: Partial<ResponseCreateBody>, keyId = 'key-a') {
-      const run = await service.start(body(fields), identity(), new AbortController().signal, keyId);
+      const run = await service.start(body(fields), identity(), callContext({ tenant: keyId }), keyId);
       return service.complete(run);
     },
     /** The stream's text as the writer sends it: every event, then the last. */
@@ -32,7 +33,7 @@ export function responsesOn(engine: ChatEngine) {
       const run = await service.start(
         body({ ...fields, stream: true }),
         identity(),
-        new AbortController().signal,
+        callContext({ tenant: keyId }),
         keyId,
       );
       const stream = new ResponseStream(service, run, new AbortController().signal, (err) => logged.push(err));

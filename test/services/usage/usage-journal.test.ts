@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { currentOwner, STALE_MS, segmentFileName } from '../../../src/services/usage/journal-files.js';
 import { decodeLines, encodeRecord } from '../../../src/services/usage/journal-lines.js';
 import { JournalSegment } from '../../../src/services/usage/journal-segment.js';
-import { type JournalEntry, UsageJournal } from '../../../src/services/usage/usage-journal.js';
+import { DURABLE, type JournalEntry, UsageJournal } from '../../../src/services/usage/usage-journal.js';
 import type { UsageRecord } from '../../../src/stores/types.js';
 
 const record = (keyId: string, createdAt: number, requestId?: string): UsageRecord => ({
@@ -65,7 +65,7 @@ describe('UsageJournal', () => {
   it('writes the first record of a turn before append returns, in a private file (write: nothing to wait for)', async () => {
     const { journal, handed } = open();
     for (let t = 1; t <= 3; t++) {
-      expect(journal.append(record('k', t))).toBeUndefined();
+      expect(journal.append(record('k', t))).toBe(DURABLE);
       await nextTurn();
     }
     const [text] = contents();
@@ -80,7 +80,7 @@ describe('UsageJournal', () => {
     const { journal, handed } = open();
     const append = vi.spyOn(JournalSegment.prototype, 'append');
     const results = [1, 2, 3, 4].map((t) => journal.append(record('k', t)));
-    expect(results[0]).toBeUndefined();
+    expect(results[0]).toBe(DURABLE);
     expect(decodeLines(contents()[0]!).records.map((r) => r.createdAt)).toEqual([1]);
     let durable = false;
     const rest = Promise.all(results.slice(1)).then(() => {
@@ -137,12 +137,12 @@ describe('UsageJournal', () => {
       .mockImplementation(() => new Promise<void>((resolve) => releases.push(resolve)));
     const { journal, handed } = open({ sync: 'fsync' });
     let durable = 0;
-    const first = journal.append(record('k', 1))!.then(() => durable++);
+    const first = journal.append(record('k', 1)).then(() => durable++);
     expect(sync).toHaveBeenCalledTimes(1);
     // The first fsync is running: the next three records are written and wait for one more.
     const later: Promise<unknown>[] = [];
     for (let turn = 0; turn < 3; turn++) {
-      later.push(journal.append(record('k', 10 + turn))!.then(() => durable++));
+      later.push(journal.append(record('k', 10 + turn)).then(() => durable++));
       await nextTurn();
     }
     expect(decodeLines(contents()[0]!).records).toHaveLength(4);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { currentOwner, segmentFileName } from '../../../src/services/usage/journal-files.js';
 import { encodeRecord } from '../../../src/services/usage/journal-lines.js';
 import { JournalSegment } from '../../../src/services/usage/journal-segment.js';
+import { DURABLE } from '../../../src/services/usage/usage-journal.js';
 import { UsageRecorder, type UsageRecorderOptions } from '../../../src/services/usage/usage-recorder.js';
 import { SqliteStore } from '../../../src/stores/sqlite/sqlite-store.js';
 import type { Store, UsageRecord } from '../../../src/stores/types.js';
@@ -90,7 +91,7 @@ describe('UsageRecorder', () => {
 
   it('without a journal: nothing to wait for, records still written', async () => {
     const r = new UsageRecorder(store, { onError: () => {} });
-    expect(r.record(record('k', 1))).toBeUndefined();
+    expect(r.record(record('k', 1))).toBe(DURABLE);
     await r.flush();
     expect(stored().n).toBe(1);
   });

@@ -45,10 +45,10 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
         ? checkJsonReply(parts, (what) => upstreamFailure(resolved, what, { phase: 'json-mode' }))
         : parts;
     },
-    countTokens: (messages, tools) =>
+    countTokens: (messages, tools, signal) =>
       resolved.tokenizeUrl === undefined && options.tokenCounter
         ? options.tokenCounter.count(messages, tools, resolved.capabilities.thinking)
-        : tokenizer.count(messages, tools),
+        : tokenizer.count(messages, tools, signal),
     // undici counts them already: read at scrape time, nothing is counted per request.
     stats: () => {
       const pool = agent.stats[resolved.origin];

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { ApiError } from '../../../errors/api-error.js';
 import { unsupportedCall } from '../../../errors/errors.js';
+import { abortSignalOf, type CancelSignal } from '../../../util/cancel-signal.js';
 import { upstreamFailure } from '../../upstream-errors.js';
 import { isRefusedByBackend } from '../pool-errors.js';
 import type { ChatMessage, FunctionTool } from '../types.js';
@@ -40,15 +41,17 @@ export class UpstreamTokenizer {
     return this.options.tokenizeUrl !== undefined;
   }
 
-  async count(messages: ChatMessage[], tools: FunctionTool[]): Promise<number> {
+  /** Aborting `signal` ends the calls under way with its reason. */
+  async count(messages: ChatMessage[], tools: FunctionTool[], signal?: CancelSignal): Promise<number> {
     const url = this.url;
     if (url === undefined || this.shape === 'none') throw this.noTokenizer();
     const fields = promptFields(this.options, messages, tools, this.options.capabilities.thinking);
-    if (this.shape === 'llama-server') return this.countLlamaServer(url, fields);
+    if (this.shape === 'llama-server') return this.countLlamaServer(url, fields, signal);
     let reply: Record<string, unknown>;
     try {
-      reply = await this.post(url, { ...fields, add_generation_prompt: true });
+      reply = await this.post(url, { ...fields, add_generation_prompt: true }, signal);
     } catch (err) {
+      if (signal?.aborted) throw signal.reason;
       if (!this.configured && this.shape === undefined) {
         // A guessed URL that the upstream refuses: it has no tokenizer there. One it cannot be
         // asked at all (down, unreachable) is tried again next time; either way nothing was set.
@@ -71,7 +74,7 @@ export class UpstreamTokenizer {
     if (this.shape === undefined && Array.isArray(tokens)) {
       // llama.cpp server's answer to a body without `content`.
       this.shape = 'llama-server';
-      return this.countLlamaServer(url, fields);
+      return this.countLlamaServer(url, fields, signal);
     }
     if (!this.configured && this.shape === undefined) {
       this.shape = 'none';
@@ -80,13 +83,17 @@ export class UpstreamTokenizer {
     throw upstreamFailure(this.options, '/tokenize reply without a count', { phase: 'tokenize', reply });
   }
 
-  private async countLlamaServer(url: URL, fields: Record<string, unknown>): Promise<number> {
-    const rendered = await this.post(new URL('apply-template', url), fields);
+  private async countLlamaServer(
+    url: URL,
+    fields: Record<string, unknown>,
+    signal: CancelSignal | undefined,
+  ): Promise<number> {
+    const rendered = await this.post(new URL('apply-template', url), fields, signal);
     const prompt = rendered['prompt'];
     if (typeof prompt !== 'string') {
       throw upstreamFailure(this.options, '/apply-template reply without a prompt', { phase: 'tokenize' });
     }
-    const reply = await this.post(url, { content: prompt, add_special: true, parse_special: true });
+    const reply = await this.post(url, { content: prompt, add_special: true, parse_special: true }, signal);
     const tokens = reply['tokens'];
     if (!Array.isArray(tokens)) {
       throw upstreamFailure(this.options, '/tokenize reply without tokens', { phase: 'tokenize', reply });
@@ -94,15 +101,20 @@ export class UpstreamTokenizer {
     return tokens.length;
   }
 
-  private async post(url: URL, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async post(
+    url: URL,
+    body: Record<string, unknown>,
+    signal: CancelSignal | undefined,
+  ): Promise<Record<string, unknown>> {
     const options = this.options;
+    const timeout = AbortSignal.timeout(options.headersMs);
     const response = await postJson(
       options,
       this.agent,
       { origin: url.origin, path: url.pathname + url.search },
       options.headers,
       JSON.stringify(body),
-      AbortSignal.timeout(options.headersMs),
+      signal === undefined ? timeout : AbortSignal.any([timeout, abortSignalOf(signal)]),
     );
     let parsed: unknown;
     try {

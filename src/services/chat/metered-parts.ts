@@ -1,0 +1,147 @@
+import { tokenEstimate } from '../../engines/chat/token-bound.js';
+import type {
+  ChatEngine,
+  ChatMessage,
+  ChatStreamPart,
+  FunctionTool,
+  PartIterator,
+  PartStream,
+} from '../../engines/chat/types.js';
+import type { CancelSignal } from '../../util/cancel-signal.js';
+import type { RequestUsage, TokenCounts } from '../usage/request-usage.js';
+
+/** What the metered generation asked for: its prompt is counted again when it is cut short. */
+export interface MeteredPrompt {
+  messages: ChatMessage[];
+  tools: FunctionTool[];
+}
+
+type Counter = Pick<ChatEngine, 'countTokens'>;
+
+/**
+ * An engine's parts as they are, with what they cost added to the request's `usage` however the
+ * generation ends. An engine reports its figures in its finish part; one that never gets there (the
+ * client went away, a timeout, an upstream failure after the first part) is billed the prompt's
+ * tokens once evaluated (a first part proves it was) and the completion's tokens as emitted
+ * (text, reasoning and tool calls), counted with the engine's own tokenizer when the stream ends.
+ * A generation that ended before its first part used nothing billable.
+ *
+ * Every consumer of a generation (the chat service's two reply forms, the agents' model calls, and
+ * the edges built on the chat service) gets this by consuming the stream: none notes usage itself.
+ */
+export function meterParts(parts: PartStream, engine: Counter, prompt: MeteredPrompt, usage: RequestUsage): PartStream {
+  return {
+    [Symbol.asyncIterator]: () => new MeteredIterator(parts[Symbol.asyncIterator](), engine, prompt, usage),
+  };
+}
+
+const END: IteratorResult<ChatStreamPart> = { done: true, value: undefined };
+
+/** A hand-written iterator: one `then` per part, where a generator layer would cost several turns. */
+class MeteredIterator implements PartIterator {
+  private started = false;
+  private finished = false;
+  private ended = false;
+  /** What the client has been sent, for a count when the engine's own figures never come. */
+  private emitted = '';
+  private readonly onResult: (result: IteratorResult<ChatStreamPart>) => IteratorResult<ChatStreamPart>;
+  private readonly onError: (err: unknown) => never;
+
+  constructor(
+    private readonly inner: PartIterator,
+    private readonly engine: Counter,
+    private readonly prompt: MeteredPrompt,
+    private readonly usage: RequestUsage,
+  ) {
+    this.onResult = this.observe.bind(this);
+    this.onError = this.failed.bind(this);
+  }
+
+  next(): Promise<IteratorResult<ChatStreamPart>> {
+    if (this.ended) return Promise.resolve(END);
+    return this.inner.next().then(this.onResult, this.onError);
+  }
+
+  async return(): Promise<IteratorResult<ChatStreamPart>> {
+    this.end();
+    await this.inner.return?.();
+    return END;
+  }
+
+  private observe(result: IteratorResult<ChatStreamPart>): IteratorResult<ChatStreamPart> {
+    if (result.done) {
+      this.end();
+      return result;
+    }
+    const part = result.value;
+    this.started = true;
+    switch (part.type) {
+      case 'text-delta':
+      case 'reasoning-delta':
+        this.emitted += part.text;
+        break;
+      case 'tool-call-start':
+        this.emitted += part.name;
+        break;
+      case 'tool-call-delta':
+        this.emitted += part.argumentsDelta;
+        break;
+      case 'finish':
+        this.finished = true;
+        this.usage.add(part.usage);
+        break;
+    }
+    return result;
+  }
+
+  private failed(err: unknown): never {
+    this.end();
+    throw err;
+  }
+
+  /** The generation is over: bills what it used when the engine did not say. */
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.finished || !this.started) return;
+    this.usage.addLater(countCutShort(this.engine, this.prompt, this.emitted));
+    this.emitted = '';
+  }
+}
+
+/**
+ * How long a cut-short generation's count may take (an upstream's tokenizer may be the failing
+ * party): past it the estimate stands in. The record (and a failed stream's `[DONE]`) waits for it.
+ */
+export const COUNT_WAIT_MS = 2_000;
+
+/**
+ * The tokens of a generation cut short: its prompt, and the completion emitted so far (the text of
+ * an assistant message less that of an empty one, so the template's markup is not counted). An
+ * engine that cannot count in time (no tokenizer, an upstream away) gives an estimate from the
+ * text's size.
+ */
+export async function countCutShort(engine: Counter, prompt: MeteredPrompt, emitted: string): Promise<TokenCounts> {
+  const bound = AbortSignal.timeout(COUNT_WAIT_MS);
+  const reply = (content: string): ChatMessage[] => [{ role: 'assistant', content }];
+  const [promptTokens, whole, empty] = await Promise.all([
+    countOrEstimate(engine, prompt.messages, prompt.tools, bound),
+    emitted === '' ? 0 : countOrEstimate(engine, reply(emitted), [], bound),
+    emitted === '' ? 0 : countOrEstimate(engine, reply(''), [], bound),
+  ]);
+  return { promptTokens, completionTokens: emitted === '' ? 0 : Math.max(1, whole - empty) };
+}
+
+async function countOrEstimate(
+  engine: Counter,
+  messages: ChatMessage[],
+  tools: FunctionTool[],
+  signal: CancelSignal,
+): Promise<number> {
+  try {
+    return await engine.countTokens(messages, tools, signal);
+  } catch {
+    // Billing a cut-short generation must not fail or wait with its engine: the estimate stands in.
+    return tokenEstimate(messages, tools);
+  }
+}
