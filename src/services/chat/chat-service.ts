@@ -91,7 +91,8 @@ export class ChatService {
     // Media URLs reach an engine only with vision (mapChatRequest refuses them otherwise); they are
     // fetched here, once the cheap checks have passed, through the guarded fetcher, and handed over
     // inline (chat-media.ts).
-    if (engine.capabilities.vision && ChatMedia.applies(messages)) messages = await this.media.inline(messages, call.signal);
+    if (engine.capabilities.vision && ChatMedia.applies(messages))
+      messages = await this.media.inline(messages, call.signal);
     const request = mapChatRequest(
       messages === body.messages ? body : { ...body, messages },
       spec,
