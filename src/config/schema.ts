@@ -247,6 +247,12 @@ export const ConfigSchema = Type.Object(
           description:
             'Heap cap of each extraction thread; a page that needs more fails with 1234 and the thread is replaced (a 10 MB article needs about 350).',
         }),
+        pdf_max_decoded_mb: Type.Integer({
+          minimum: 1,
+          default: 64,
+          description:
+            "What a PDF's compressed streams may decode to in total, counted before the PDF is parsed (inflated streams are memory outside the heap cap); a PDF past it, or an encrypted one, fails with 1234.",
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

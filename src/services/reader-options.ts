@@ -13,6 +13,7 @@ export function readerOptions(config: Config['reader'], store: Store): ReaderSer
     chromiumPath: config.chromium_path,
     ...(config.workers > 0 ? { workers: config.workers } : {}),
     workerMemoryMb: config.worker_memory_mb,
+    pdfMaxDecodedMb: config.pdf_max_decoded_mb,
     ...(config.user_agent ? { userAgent: config.user_agent } : {}),
     ...(config.cache_ttl_seconds > 0
       ? {

@@ -3,6 +3,7 @@ import { contentKind } from './content-kind.js';
 import { formatPlain } from './format.js';
 import { plainResult, readHtml } from './html-reader.js';
 import { pdfToText } from './pdf.js';
+import { checkPdfStreams, PdfTooLarge } from './pdf-streams.js';
 import type { ReaderRequest, ReaderResult } from './types.js';
 
 /**
@@ -16,6 +17,8 @@ export interface PageJob {
   contentType: string;
   url: string;
   request: ReaderRequest;
+  /** What a PDF's streams may decode to in total, bytes (pdf-streams.ts); default 64 MB. */
+  pdfMaxDecodedBytes?: number;
 }
 
 export type PageReading =
@@ -28,6 +31,8 @@ export type PageReading =
     }
   /** The page cannot be read; the reason is told to the client (1234). */
   | { ok: false; reason: string };
+
+const PDF_MAX_DECODED_BYTES = 64 * 1024 * 1024;
 
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -42,8 +47,11 @@ export async function readPage(job: PageJob): Promise<PageReading> {
     case 'pdf': {
       let pdf: Awaited<ReturnType<typeof pdfToText>>;
       try {
+        const max = job.pdfMaxDecodedBytes ?? PDF_MAX_DECODED_BYTES;
+        await checkPdfStreams(body, max, `${Math.round(max / 1024 / 1024)} MB (reader.pdf_max_decoded_mb)`);
         pdf = await pdfToText(body);
       } catch (error) {
+        if (error instanceof PdfTooLarge) return { ok: false, reason: error.message };
         return { ok: false, reason: `the PDF could not be read (${error instanceof Error ? error.message : error})` };
       }
       return { ok: true, result: plainResult(formatPlain(pdf.text, 'text', request), job.url, pdf.title) };

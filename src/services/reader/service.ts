@@ -50,6 +50,7 @@ const DEFAULTS = {
   chromiumPath: '/usr/bin/chromium',
   userAgent: 'Mozilla/5.0 (compatible; gen-platform-reader/0.1)',
   workerMemoryMb: 512,
+  pdfMaxDecodedMb: 64,
 };
 
 const encoder = new TextEncoder();
@@ -91,6 +92,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
     userAgent: options.userAgent ?? DEFAULTS.userAgent,
   };
+  const pdfMaxDecodedBytes = (options.pdfMaxDecodedMb ?? DEFAULTS.pdfMaxDecodedMb) * 1024 * 1024;
   const browserMode = options.browser ?? 'never';
   let renderer: Renderer | undefined;
   const threads = options.workers ?? Math.max(1, availableParallelism());
@@ -115,7 +117,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     }
     if (browserMode === 'always' && contentKind(page.contentType, page.body) === 'html')
       return render(page, request, deadline);
-    const job = { body: page.body, contentType: page.contentType, url: page.url, request };
+    const job = { body: page.body, contentType: page.contentType, url: page.url, request, pdfMaxDecodedBytes };
     // The body goes to the thread without a copy unless the browser may still need it.
     const read = await extract(job, deadline, browserMode === 'never');
     const sparse = read.words !== undefined && read.words < SPARSE_WORDS && read.hasScripts === true;

@@ -61,4 +61,9 @@ export interface ReaderServiceOptions {
   workers?: number;
   /** Heap cap of each extraction thread, MB; a page that needs more fails with 1234. Default 512. */
   workerMemoryMb?: number;
+  /**
+   * What a PDF's streams may decode to in total, MB, counted before the PDF is parsed (inflated
+   * streams are memory outside the heap cap); past it the read fails with 1234. Default 64.
+   */
+  pdfMaxDecodedMb?: number;
 }

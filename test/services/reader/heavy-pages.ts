@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { createDeflate, deflateSync } from 'node:zlib';
 
 /**
  * Pages that cost the reader a lot once fetched: a huge page of tiny elements (seconds of parsing,
@@ -14,7 +14,7 @@ export function hugeHtml(bytes: number): string {
 }
 
 /** A PDF of the given page streams (already encoded), with a Helvetica font and correct offsets. */
-function pdfOf(streams: { data: Buffer; filter?: string }[]): Buffer {
+export function pdfOf(streams: { data: Buffer; filter?: string }[]): Buffer {
   const pageIds = streams.map((_, i) => 4 + i * 2);
   const parts: Buffer[] = [];
   const offsets: number[] = [];
@@ -41,7 +41,7 @@ function pdfOf(streams: { data: Buffer; filter?: string }[]): Buffer {
       page,
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${page + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
     );
-    const filter = stream.filter ? ` /Filter /${stream.filter}` : '';
+    const filter = stream.filter ? ` /Filter ${stream.filter.startsWith('[') ? '' : '/'}${stream.filter}` : '';
     object(page + 1, [
       Buffer.from(`<< /Length ${stream.data.length}${filter} >>\nstream\n`, 'latin1'),
       stream.data,
@@ -75,4 +75,30 @@ export function pdfBomb(inflatedMb: number): Buffer {
     Buffer.from('ET', 'latin1'),
   ]);
   return pdfOf([{ data: deflateSync(body, { level: 9 }), filter: 'FlateDecode' }]);
+}
+
+/**
+ * One page whose content stream is a line of text followed by `inflatedMb` MB of spaces, deflated at
+ * level 9 (about 1 KB per MB), deflated again `layers - 1` more times (each layer named in the filter).
+ */
+export async function spaceBomb(inflatedMb: number, layers = 1): Promise<Buffer> {
+  let data = await deflated(function* () {
+    yield Buffer.from('BT /F1 10 Tf 40 760 Td (hi) Tj ET\n', 'latin1');
+    const spaces = Buffer.alloc(1024 * 1024, 0x20);
+    for (let n = 0; n < inflatedMb; n++) yield spaces;
+  });
+  for (let n = 1; n < layers; n++) data = deflateSync(data, { level: 9 });
+  const filter = layers === 1 ? 'FlateDecode' : `[${' /FlateDecode'.repeat(layers).trim()}]`;
+  return pdfOf([{ data, filter }]);
+}
+
+async function deflated(chunks: () => Generator<Buffer>): Promise<Buffer> {
+  const deflate = createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => out.push(chunk));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  for (const chunk of chunks()) if (!deflate.write(chunk)) await new Promise((r) => deflate.once('drain', r));
+  deflate.end();
+  await done;
+  return Buffer.concat(out);
 }
