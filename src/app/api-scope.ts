@@ -6,6 +6,7 @@ import type { Operation, OperationContext } from '../routes/operation.js';
 import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
+import { priceCall } from '../services/billing/priced-call.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { RequestUsage } from '../services/usage/request-usage.js';
 import { usageNotRecorded } from '../services/usage/usage-recorder.js';
@@ -157,7 +158,10 @@ async function runOperation(
     };
     // With tracing on, the handler runs in the request's span: the spans it starts are its children.
     const span = request.traceSpan;
-    const handling = span === undefined ? op.handle(context) : span.run(() => op.handle(context));
+    const run = () => op.handle(context);
+    // An operation priced per call reserves its price before its handler starts.
+    const handle = usage.meter === undefined ? run : () => priceCall(usage.meter!, op.id).then(run);
+    const handling = span === undefined ? handle() : span.run(handle);
     request.handling = handling;
     const result = await handling;
     if (result === undefined) return reply;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CallMeter } from '../services/billing/call-meter.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { RequestUsage } from '../services/usage/request-usage.js';
 import type { UsageRecord } from '../stores/types.js';
@@ -37,6 +38,8 @@ export function trackRequest(
   const usage = new RequestUsage();
   request.cancel = cancel;
   request.usage = usage;
+  // Without a price nothing is metered: the request path stays as it is.
+  if (services.billing.active) usage.meter = services.billing.meter(request.apiKey!.id, request.id);
   request.commitUsage = (status) => {
     if (recorded) return DONE;
     recorded = true;
@@ -110,5 +113,20 @@ function usageRecord(request: FastifyRequest, usage: RequestUsage, status: numbe
     status,
     latencyMs,
     createdAt: Date.now(),
+    ...(billed && usage.cachedTokens > 0 ? { cachedTokens: tokenCount(usage.cachedTokens) } : {}),
+    ...(usage.meter === undefined ? {} : money(usage.meter, billed)),
+  };
+}
+
+/**
+ * What a metered request's record carries of money: what its work cost (nothing for an error
+ * reply), who pays, and its reservation, which writing the record settles (stores/settlement.ts).
+ */
+function money(meter: CallMeter, billed: boolean): Pick<UsageRecord, 'cost' | 'accountId' | 'reservationId'> {
+  const cost = billed ? meter.cost() : 0;
+  return {
+    ...(cost > 0 ? { cost } : {}),
+    ...(meter.accountId === undefined ? {} : { accountId: meter.accountId }),
+    ...(meter.reserved ? { reservationId: meter.reservationId } : {}),
   };
 }

@@ -16,12 +16,12 @@ export const imageGenerations = defineOperation<ImageGenerationBody, typeof Imag
   body: ImageGenerationBody,
   reply: ImageReply,
   rules: (body) => checkImageSize(body.model, body.size),
-  async handle({ body, services, key, identity, signal, request }) {
+  async handle({ body, services, key, identity, signal, request, usage }) {
     const images = services.images;
     if (!images) throw modelNotConfigured(`Image model ${body.model}`, `models.${body.model}`);
     const { created } = identity;
     const { prompt, model, size, quality } = body;
-    const outcome = await images.generate({ model, prompt, size, quality }, signal, key.id);
+    const outcome = await images.generate({ model, prompt, size, quality }, signal, key.id, usage.meter);
     return {
       created,
       data: [{ url: publicUrl(request, services.config.server.public_url, filePath(outcome.file)) }],

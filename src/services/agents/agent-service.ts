@@ -96,7 +96,7 @@ export class AgentService {
     );
     const spec = chatModel(this.config.model);
     call.usage.useModel(this.config.model);
-    const model = new ModelCaller(engine, call, Math.min(spec?.temperature ?? 0.6, 0.7));
+    const model = new ModelCaller(engine, this.config.model, call, Math.min(spec?.temperature ?? 0.6, 0.7));
     const base = {
       source: sourceLang ? languageName(sourceLang) : 'the original language',
       target: languageName(req.targetLang),

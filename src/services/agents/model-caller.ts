@@ -1,5 +1,6 @@
 import type { ChatEngine, ChatMessage, ChatRequest, FinishReason } from '../../engines/chat/types.js';
 import { type CancelSignal, throwIfCancelled } from '../../util/cancel-signal.js';
+import { priceGeneration } from '../billing/priced-generation.js';
 import type { CallContext } from '../call-context.js';
 import { meterParts } from '../chat/metered-parts.js';
 
@@ -33,6 +34,8 @@ export class ModelCaller {
    */
   constructor(
     readonly engine: ChatEngine,
+    /** The model code the calls are made (and priced) under. */
+    private readonly code: string,
     private readonly context: CallContext,
     private readonly temperature: number,
   ) {
@@ -64,7 +67,10 @@ export class ModelCaller {
     let text = '';
     let reasoning = '';
     let finishReason: FinishReason = 'network_error';
-    const parts = meterParts(this.engine.generate(request, this.signal), this.engine, request, this.context.usage);
+    // Priced: each call reserves its worst case before it starts; the agent costs the sum of its calls.
+    const usage = this.context.usage;
+    const sink = usage.meter === undefined ? usage : await priceGeneration(usage, this.code, this.engine, request);
+    const parts = meterParts(this.engine.generate(request, this.signal), this.engine, request, sink);
     for await (const part of parts) {
       if (part.type === 'text-delta') {
         text += part.text;

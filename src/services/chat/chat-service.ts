@@ -5,6 +5,7 @@ import { invalidField, unknownModel } from '../../errors/errors.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
+import { priceGeneration } from '../billing/priced-generation.js';
 import type { CallContext } from '../call-context.js';
 import type { EventSource } from '../event-source.js';
 import type { SearchService } from '../search/search-service.js';
@@ -105,11 +106,14 @@ export class ChatService {
     if (request.responseFormat === 'json_object' && !engine.capabilities.json) {
       throw invalidField('response_format', `${body.model} here does not support JSON mode`);
     }
+    // Priced: the worst case is reserved before the engine starts (1113 when it does not fit).
+    const sink =
+      call.usage.meter === undefined ? call.usage : await priceGeneration(call.usage, body.model, engine, request);
     const run: CompletionRun = {
       // Field by field: an object spread here cost more than the rest of start() (V8's slow clone path).
       identity: { id: identity.id, requestId: identity.requestId, created: identity.created, model: body.model },
       toolStream: body.tool_stream === true && spec.toolStream,
-      parts: meterParts(engine.generate(request, call.signal), engine, request, call.usage),
+      parts: meterParts(engine.generate(request, call.signal), engine, request, sink),
       usage: undefined,
       webSearch: augmented?.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
     };

@@ -8,7 +8,8 @@ import type {
   PartStream,
 } from '../../engines/chat/types.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
-import type { RequestUsage, TokenCounts } from '../usage/request-usage.js';
+import type { UsageSink } from '../billing/priced-generation.js';
+import type { TokenCounts } from '../usage/request-usage.js';
 
 /** What the metered generation asked for: its prompt is counted again when it is cut short. */
 export interface MeteredPrompt {
@@ -29,7 +30,7 @@ type Counter = Pick<ChatEngine, 'countTokens'>;
  * Every consumer of a generation (the chat service's two reply forms, the agents' model calls, and
  * the edges built on the chat service) gets this by consuming the stream: none notes usage itself.
  */
-export function meterParts(parts: PartStream, engine: Counter, prompt: MeteredPrompt, usage: RequestUsage): PartStream {
+export function meterParts(parts: PartStream, engine: Counter, prompt: MeteredPrompt, usage: UsageSink): PartStream {
   return {
     [Symbol.asyncIterator]: () => new MeteredIterator(parts[Symbol.asyncIterator](), engine, prompt, usage),
   };
@@ -51,7 +52,7 @@ class MeteredIterator implements PartIterator {
     private readonly inner: PartIterator,
     private readonly engine: Counter,
     private readonly prompt: MeteredPrompt,
-    private readonly usage: RequestUsage,
+    private readonly usage: UsageSink,
   ) {
     this.onResult = this.observe.bind(this);
     this.onError = this.failed.bind(this);

@@ -7,6 +7,8 @@ import { imageModel } from '../../models/catalogue.js';
 import type { TaskRecord, TaskStore } from '../../stores/tasks.js';
 import { inSpan, type Tracer } from '../../telemetry/tracer.js';
 import { abortSignalOf, type CancelSignal } from '../../util/cancel-signal.js';
+import type { CallMeter } from '../billing/call-meter.js';
+import { reserveImages } from '../billing/priced-call.js';
 import type { SafetyService } from '../safety/safety-service.js';
 import { contentFilter } from '../safety/safety-service.js';
 import { fitToSize } from './fit-size.js';
@@ -58,11 +60,18 @@ export class ImageService {
    * Sync: the job runs in one of this process's slots while the caller waits (its signal cancels it);
    * callers waiting for a slot are served tenant by tenant (`tenant`: the key's id).
    */
-  async generate(input: ImageInput, signal: CancelSignal, tenant: string): Promise<ImageOutcome> {
+  async generate(input: ImageInput, signal: CancelSignal, tenant: string, meter?: CallMeter): Promise<ImageOutcome> {
     const prepared = await this.prepare(input, signal, tenant);
+    // Priced: the image's price is reserved before it waits for a slot, billed once it is stored.
+    const { size, quality } = prepared.request;
+    const price = meter
+      ? await reserveImages(meter, input.model, { size: `${size.width}x${size.height}`, quality, count: 1 })
+      : 0;
     await this.deps.slots.acquire(signal, tenant);
     try {
-      return { file: await this.run(prepared.model, prepared.request, signal), contentFilter: prepared.contentFilter };
+      const file = await this.run(prepared.model, prepared.request, signal);
+      meter?.addFixed(price);
+      return { file, contentFilter: prepared.contentFilter };
     } finally {
       this.deps.slots.release();
     }

@@ -1,7 +1,11 @@
+import type { CallMeter } from '../billing/call-meter.js';
+
 /** Tokens one piece of work used: what a generation adds to its request's usage. */
 export interface TokenCounts {
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those the engine says it served from its prompt cache. */
+  cachedTokens?: number | undefined;
 }
 
 const NOTHING_PENDING: Promise<void> = Promise.resolve();
@@ -24,6 +28,12 @@ export class RequestUsage {
   model: string | undefined = undefined;
   promptTokens = 0;
   completionTokens = 0;
+  cachedTokens = 0;
+  /**
+   * The request's money while anything is priced: its reservation and the cost of its work
+   * (services/billing/call-meter.ts); priced work reserves through it before it starts.
+   */
+  meter: CallMeter | undefined = undefined;
   private pending: Promise<void> = NOTHING_PENDING;
 
   /** Names the model the request's tokens are used on. */
@@ -35,6 +45,7 @@ export class RequestUsage {
   add(tokens: TokenCounts): void {
     this.promptTokens += tokens.promptTokens;
     this.completionTokens += tokens.completionTokens;
+    if (tokens.cachedTokens) this.cachedTokens += tokens.cachedTokens;
   }
 
   /**
