@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseHTML } from 'linkedom';
+import { parseHTML } from '#linkedom';
 import { blockText, type TextNode } from './text.js';
 
 /**

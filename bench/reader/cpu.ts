@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { parseHTML } from '#linkedom';
 import type { readPage as ReadPage } from '../../src/services/reader/read-page.js';
 import { loadPages } from './dataset.js';
 

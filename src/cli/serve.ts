@@ -4,6 +4,7 @@ import { drain } from '../server/drain.js';
 import { tuneHeapForServing } from '../server/heap-tuning.js';
 import { startMetricsServer } from '../server/metrics/metrics-server.js';
 import { closeServices, createServices } from '../services/create-services.js';
+import { readerDependencyChanges } from '../services/reader/dependencies.js';
 import { openTracer } from '../telemetry/open-tracer.js';
 import { failureFields } from '../util/failure-fields.js';
 import { parse, positiveInt } from './args.js';
@@ -20,7 +21,7 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     env.out(commandHelp(SERVE_HELP));
     return 0;
   }
-  tuneHeapForServing();
+  const v8Flags = tuneHeapForServing();
   const { config, file, configDir } = loadConfig({
     file: values.config as string | undefined,
     cwd: env.cwd,
@@ -36,6 +37,8 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     { version: packageVersion(), config: file, data: config.data_dir, node: process.version },
     `Starting gen-platform ${packageVersion()}`,
   );
+  // What runs that is not a dependency as published, or not Node's default (vendor/README.md).
+  logger.info({ v8_flags: v8Flags, dependencies: readerDependencyChanges() }, 'dependencies in effect');
   const tracer = await openTracer(config.tracing, packageVersion(), (err) =>
     logger.warn(failureFields(err, logger), 'tracing: spans could not be sent to the OTLP receiver'),
   );

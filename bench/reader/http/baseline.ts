@@ -8,8 +8,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
 import { Agent, request } from 'undici';
+import { parseHTML } from '#linkedom';
 import { serveParent } from '../../gateway/ipc.js';
 
 type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];

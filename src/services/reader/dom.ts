@@ -1,4 +1,4 @@
-import { parseHTML } from 'linkedom';
+import { parseHTML } from '#linkedom';
 
 /**
  * The slice of the DOM the reader uses, typed here because the project compiles without the DOM lib

@@ -1,5 +1,5 @@
-import { gfm } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
+import { gfm } from '#turndown-plugin-gfm';
 import { all, closest, type DomElement, first } from './dom.js';
 
 /**

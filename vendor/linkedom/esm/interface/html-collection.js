@@ -1,0 +1,3 @@
+// https://dom.spec.whatwg.org/#interface-htmlcollection
+
+// TODO

@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLBRElement
+ */
+export class HTMLBRElement extends HTMLElement implements globalThis.HTMLBRElement {
+}
+import { HTMLElement } from './element.js';

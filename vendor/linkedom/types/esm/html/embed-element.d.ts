@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLEmbedElement
+ */
+export class HTMLEmbedElement extends HTMLElement implements globalThis.HTMLEmbedElement {
+}
+import { HTMLElement } from './element.js';

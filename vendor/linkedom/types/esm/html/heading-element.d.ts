@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLHeadingElement
+ */
+export class HTMLHeadingElement extends HTMLElement implements globalThis.HTMLHeadingElement {
+}
+import { HTMLElement } from './element.js';

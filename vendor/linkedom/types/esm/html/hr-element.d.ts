@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLHRElement
+ */
+export class HTMLHRElement extends HTMLElement implements globalThis.HTMLHRElement {
+}
+import { HTMLElement } from './element.js';

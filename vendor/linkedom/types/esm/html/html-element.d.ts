@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLHtmlElement
+ */
+export class HTMLHtmlElement extends HTMLElement implements globalThis.HTMLHtmlElement {
+}
+import { HTMLElement } from './element.js';

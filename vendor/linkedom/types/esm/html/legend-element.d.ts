@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLLegendElement
+ */
+export class HTMLLegendElement extends HTMLElement implements globalThis.HTMLLegendElement {
+}
+import { HTMLElement } from './element.js';

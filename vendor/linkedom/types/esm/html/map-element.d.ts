@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLMapElement
+ */
+export class HTMLMapElement extends HTMLElement implements globalThis.HTMLMapElement {
+}
+import { HTMLElement } from './element.js';

@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLMediaElement
+ */
+export class HTMLMediaElement extends HTMLElement implements globalThis.HTMLMediaElement {
+}
+import { HTMLElement } from './element.js';

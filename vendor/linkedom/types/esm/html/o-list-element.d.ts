@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLOListElement
+ */
+export class HTMLOListElement extends HTMLElement implements globalThis.HTMLOListElement {
+}
+import { HTMLElement } from './element.js';

@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLObjectElement
+ */
+export class HTMLObjectElement extends HTMLElement implements globalThis.HTMLObjectElement {
+}
+import { HTMLElement } from './element.js';

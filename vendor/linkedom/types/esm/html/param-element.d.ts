@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLParamElement
+ */
+export class HTMLParamElement extends HTMLElement implements globalThis.HTMLParamElement {
+}
+import { HTMLElement } from './element.js';

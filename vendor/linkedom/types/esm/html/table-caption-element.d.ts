@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLTableCaptionElement
+ */
+export class HTMLTableCaptionElement extends HTMLElement implements globalThis.HTMLTableCaptionElement {
+}
+import { HTMLElement } from './element.js';

@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLTableCellElement
+ */
+export class HTMLTableCellElement extends HTMLElement implements globalThis.HTMLTableCellElement {
+}
+import { HTMLElement } from './element.js';

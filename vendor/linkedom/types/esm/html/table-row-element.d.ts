@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLTableRowElement
+ */
+export class HTMLTableRowElement extends HTMLElement implements globalThis.HTMLTableRowElement {
+}
+import { HTMLElement } from './element.js';

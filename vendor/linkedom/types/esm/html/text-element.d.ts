@@ -1,0 +1,4 @@
+export class TextElement extends HTMLElement {
+    toString(): any;
+}
+import { HTMLElement } from './element.js';

@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLTitleElement
+ */
+export class HTMLTitleElement extends TextElement implements globalThis.HTMLTitleElement {
+}
+import { TextElement } from './text-element.js';

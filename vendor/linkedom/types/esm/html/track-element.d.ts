@@ -1,0 +1,6 @@
+/**
+ * @implements globalThis.HTMLTrackElement
+ */
+export class HTMLTrackElement extends HTMLElement implements globalThis.HTMLTrackElement {
+}
+import { HTMLElement } from './element.js';

@@ -1,0 +1,2 @@
+export function nextElementSibling(node: any): any;
+export function previousElementSibling(node: any): any;

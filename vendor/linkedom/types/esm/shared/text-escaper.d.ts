@@ -1,0 +1,1 @@
+export function escape(es: string): string;
