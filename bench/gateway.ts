@@ -20,6 +20,10 @@
  * wall time of the server's stages (gateway/server.ts). `BENCH_GATEWAY_BASE=DIR` also runs the
  * server of another tree (e.g. `git worktree add DIR <commit>` with node_modules linked) as target
  * `base`, in the same rotation: a before/after comparison that the machine's drift cannot fake.
+ *
+ * Target `money` is the same server with token prices configured (gateway/server.ts,
+ * `BENCH_GATEWAY_PRICED=1`): every call reserves, is costed and settles a ledger entry. Its rows give
+ * its CPU per request against the unpriced server's, measured in the same rounds (budget ≤ 1.10).
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,6 +50,8 @@ const PHASE_DEADLINE_MS = 60_000;
 /** Issue 13's budgets: added latency and time to first byte, and CPU per request against the bare proxy's. */
 const ADDED_MS_BUDGET = 0.5;
 const CPU_RATIO_BUDGET = 2;
+/** The money path's CPU per request against the same server without prices. */
+const MONEY_CPU_BUDGET = 1.1;
 
 const file = (name: string) => fileURLToPath(new URL(`./gateway/${name}`, import.meta.url));
 
@@ -111,10 +117,15 @@ export async function run(): Promise<BenchRow[]> {
   let bare: Remote<{ origin: string }> | undefined;
   let load: Remote<{ pid: number }> | undefined;
   let base: Remote<{ origin: string; key: string }> | undefined;
+  let money: Remote<{ origin: string; key: string }> | undefined;
   try {
     const port = String(upstream.ready.port);
     bare = await startChild<{ origin: string }>(file('bare-proxy.ts'), { args: [port] });
     server = await startChild<{ origin: string; key: string }>(file('server.ts'), { args: [port] });
+    money = await startChild<{ origin: string; key: string }>(file('server.ts'), {
+      args: [port],
+      env: { ...process.env, BENCH_GATEWAY_PRICED: '1' },
+    });
     if (baseTree) {
       base = await startChild<{ origin: string; key: string }>(path.resolve(baseTree, 'bench/gateway/server.ts'), {
         args: [port],
@@ -124,13 +135,14 @@ export async function run(): Promise<BenchRow[]> {
     const pinned =
       process.env['BENCH_GATEWAY_PIN'] !== '0' &&
       [upstream, load].every((p) => pinToCpu(p.child.pid!, 0)) &&
-      [server, bare, base].every((p) => p === undefined || pinToCpu(p.child.pid!, 1));
+      [server, money, bare, base].every((p) => p === undefined || pinToCpu(p.child.pid!, 1));
 
-    const proxies = base ? ['bare', 'gateway', 'base'] : ['bare', 'gateway'];
+    const proxies = base ? ['bare', 'gateway', 'money', 'base'] : ['bare', 'gateway', 'money'];
     const procOf: Record<string, Remote<unknown>> = {
       direct: upstream,
       bare,
       gateway: server,
+      money,
       ...(base ? { base } : {}),
     };
     for (const kind of KINDS) {
@@ -138,6 +150,7 @@ export async function run(): Promise<BenchRow[]> {
       await load.call('target', t.direct);
       await load.call('target', { ...t.direct, name: `bare-${kind}`, origin: bare.ready.origin });
       await load.call('target', t.gateway);
+      await load.call('target', t.gatewayLike('money', money.ready));
       if (base) await load.call('target', t.gatewayLike('base', base.ready));
     }
     const names = ['direct', ...proxies];
@@ -215,7 +228,7 @@ export async function run(): Promise<BenchRow[]> {
     }
     return KINDS.flatMap((kind) => rowsFor(kind, m, base !== undefined));
   } finally {
-    await Promise.allSettled([load?.stop(), server?.stop(), bare?.stop(), base?.stop()]);
+    await Promise.allSettled([load?.stop(), server?.stop(), money?.stop(), bare?.stop(), base?.stop()]);
     await upstream.stop();
   }
 }
@@ -239,6 +252,12 @@ function cpuRow(name: string, gateway: number[], bare: number[]): BenchRow {
     ),
     ratio: ratioOf(median(perRound), 1),
   };
+}
+
+/** The priced server's CPU per request against the unpriced one's: the median of each round's own ratio. */
+function moneyRow(name: string, priced: number[], unpriced: number[]): BenchRow {
+  const perRound = priced.map((p, i) => p / unpriced[i]!);
+  return { ...benchRow(name, median(priced), 'µs', median(unpriced), 0), ratio: ratioOf(median(perRound), 1) };
 }
 
 function rowsFor(kind: Kind, m: Record<string, Measured>, withBase: boolean): BenchRow[] {
@@ -292,6 +311,19 @@ function rowsFor(kind: Kind, m: Record<string, Measured>, withBase: boolean): Be
       0,
     ),
   ];
+  const money = m[`money-${kind}`]!;
+  rows.push(
+    moneyRow(
+      `gateway ${kind}: money path CPU per request at c=1 vs the same server without prices`,
+      money.cpuSeq,
+      g.cpuSeq,
+    ),
+    moneyRow(
+      `gateway ${kind}: money path CPU per request at c=${CONCURRENCY} vs the same server without prices (budget ≤ ${MONEY_CPU_BUDGET})`,
+      money.cpuConc,
+      g.cpuConc,
+    ),
+  );
   if (withBase) {
     const base = m[`base-${kind}`]!;
     rows.push(

@@ -25,7 +25,8 @@ export const MODULES: readonly ModuleEntry[] = [
   {
     name: 'gateway',
     file: 'gateway.ts',
-    about: 'full server path (auth, validation, SSE, usage record) vs a zero-cost fake upstream called directly',
+    about:
+      'full server path (auth, validation, SSE, usage record) vs a zero-cost fake upstream called directly; the money path (prices configured) vs the same server without prices',
     limitMinutes: 10,
   },
   {

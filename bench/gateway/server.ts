@@ -21,6 +21,17 @@ if (!baseUrl?.startsWith('http://')) throw new Error('usage: server.ts <upstream
 /** `BENCH_EXPERIMENT=usage-fsync`: usage records flushed to the disk before each reply ends (`usage.journal_sync`). */
 const usageFsync = (process.env['BENCH_EXPERIMENT'] ?? '').split(',').includes('usage-fsync');
 
+/**
+ * `BENCH_GATEWAY_PRICED=1`: gen-4.6 has token prices, so every call goes through the money path
+ * (a reservation before the engine starts, the cost on the usage record, the ledger entry and
+ * settlement in the record's transaction). The key is the admin's: its account gets a balance that
+ * never runs out during a run.
+ */
+const priced = process.env['BENCH_GATEWAY_PRICED'] === '1';
+const prices = {
+  prices: { 'gen-4.6': { input_per_million: '2', cached_input_per_million: '0.5', output_per_million: '8' } },
+};
+
 const bench = await startBenchApp(
   {
     'gen-4.6': {
@@ -36,8 +47,19 @@ const bench = await startBenchApp(
       ],
     },
   },
-  usageFsync ? { usage: { journal_sync: 'fsync' } } : {},
+  { ...(usageFsync ? { usage: { journal_sync: 'fsync' } } : {}), ...(priced ? prices : {}) },
 );
+if (priced) {
+  await bench.services.store.money.move({
+    accountId: 'admin',
+    amount: 1_000_000_000 * 1_000_000,
+    kind: 'credit',
+    actor: 'system',
+    note: 'benchmark',
+    at: Date.now(),
+    covered: false,
+  });
+}
 
 /**
  * Per stage: calls, µs of wall time and µs of process CPU time (user + system, all threads) spent in
