@@ -7,6 +7,7 @@ import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { consoleRoutes } from '../routes/console/index.js';
 import { fileRoutes } from '../routes/files.js';
 import { healthRoutes } from '../routes/health.js';
+import { installBodyGate } from '../server/body-gate.js';
 import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from '../server/docs-page.js';
 import { sendApiError } from '../server/error-body.js';
 import { installErrorHandlers } from '../server/error-handler.js';
@@ -116,7 +117,17 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.type(JSON_TYPE);
     done(null, payload);
   });
-  installErrorHandlers(app, config.server.body_limit);
+  installErrorHandlers(app);
+  // The console and /admin read small JSON bodies; the API's operations take up to `body_limit`.
+  const control = config.server.control_body_limit;
+  installBodyGate(
+    app,
+    [
+      { prefix: '/console/', limit: control },
+      { prefix: '/admin', limit: control },
+    ],
+    config.server.body_limit,
+  );
   installObservability(app, services);
   if (services.tracer) installTracing(app, services.tracer);
 

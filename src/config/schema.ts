@@ -53,7 +53,13 @@ export const ConfigSchema = Type.Object(
         body_limit: Type.Integer({
           minimum: 1024,
           default: 10 * 1024 * 1024,
-          description: 'Largest request body in bytes.',
+          description: 'Largest request body in bytes of an API operation (`/paas/v4`, `/v1`, ...).',
+        }),
+        control_body_limit: Type.Integer({
+          minimum: 1024,
+          default: 64 * 1024,
+          description:
+            "Largest request body in bytes of the console's and `/admin`'s JSON routes (console sign-in takes 8 KiB; the search index import has its own 64 MiB).",
         }),
         public_url: Type.Optional(
           Type.String({ minLength: 1, description: 'Base URL that clients reach this server at, used in file URLs.' }),

@@ -6,6 +6,8 @@ export interface ApiErrorOptions {
   retryAfter?: number;
   /** The request field the error is about, as a client wrote it (`input[2].content`). */
   field?: string;
+  /** An HTTP status that says more than the code's own (413, 415 for a 1210); the code stays. */
+  status?: number;
 }
 
 /** An error that the API answers with its own code and message; anything else is a 500. */
@@ -20,7 +22,7 @@ export class ApiError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_CODES[code].status;
+    this.status = options.status ?? ERROR_CODES[code].status;
     this.retryable = ERROR_CODES[code].retryable;
     this.retryAfter = options.retryAfter;
     this.field = options.field;

@@ -28,7 +28,8 @@ export const ERROR_CODES = {
   1210: {
     status: 400,
     retryable: false,
-    meaning: 'Malformed request: body is not JSON, wrong content type, or body too large.',
+    meaning:
+      "Malformed request: body is not JSON or not an object (400), a content type the route does not take (415), or body over the route's limit (413).",
   },
   1211: {
     status: 400,

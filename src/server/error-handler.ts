@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { internalError, malformedRequest, overloaded, unknownApi } from '../errors/errors.js';
 import { describeFault, storeFault } from '../stores/faults.js';
@@ -6,16 +6,16 @@ import { sendApiError } from './error-body.js';
 import { validationToApiError } from './validation-error.js';
 
 /** Fastify's own request errors, as the API's 1210 with a message a client can act on. */
-function frameworkError(err: FastifyError, bodyLimit: number): ApiError | undefined {
+function frameworkError(err: FastifyError, bodyLimit: number | undefined): ApiError | undefined {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return malformedRequest(`Request body is not valid JSON: ${err.message}`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return malformedRequest('Request body is empty: send a JSON object');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return malformedRequest('Content-Type must be application/json');
+      return malformedRequest('Content-Type must be application/json', { status: 415 });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return malformedRequest(`Request body is larger than the limit of ${bodyLimit} bytes`);
+      return malformedRequest(`Request body is larger than the limit of ${bodyLimit} bytes`, { status: 413 });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return malformedRequest('Request body length does not match its Content-Length header');
   }
@@ -32,9 +32,18 @@ function notObjectMessage(contentType: string | undefined): string {
   return 'Request body must be a JSON object';
 }
 
-export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
+/**
+ * A body refused unread (413, 415) is not drained: the connection closes after the answer, so a
+ * client cannot make the server read and discard what it would not take.
+ */
+function sendRefusal(reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.status === 413 || err.status === 415) reply.header('connection', 'close');
+  return sendApiError(reply, err);
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof ApiError) return sendApiError(reply, err);
+    if (err instanceof ApiError) return sendRefusal(reply, err);
     if (err.validation) {
       const bodyNotObject =
         err.validationContext === 'body' && err.validation.some((e) => e.instancePath === '' && e.keyword === 'type');
@@ -42,8 +51,9 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
         return sendApiError(reply, malformedRequest(notObjectMessage(request.headers['content-type'])));
       return sendApiError(reply, validationToApiError(err.validation, err.validationContext ?? 'body'));
     }
-    const known = frameworkError(err, bodyLimit);
-    if (known) return sendApiError(reply, known);
+    // The limit that applied is the route's own (body-gate.ts gives every route one).
+    const known = frameworkError(err, request.routeOptions.bodyLimit);
+    if (known) return sendRefusal(reply, known);
     // A database that cannot be reached or written is the operator's outage, not a bug: 503 with
     // the cause and a time to come back, never a 500 (docs/architecture.md, "Outages").
     const fault = storeFault(err);

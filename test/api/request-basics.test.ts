@@ -61,7 +61,8 @@ describe('bodies that are not a JSON object (1210)', () => {
       expectRejected(
         await raw(CHAT, JSON.stringify(EXAMPLES.chat.body), { 'content-type': type }),
         1210,
-        'Content-Type',
+        'Content-Type must be application/json',
+        415,
       );
     },
   );
@@ -98,7 +99,7 @@ describe('body over the configured limit', () => {
 
   it('is a clear 1210 in-process', async () => {
     const res = await raw(CHAT, oversized);
-    expectRejected(res, 1210, `limit of ${BODY_LIMIT} bytes`);
+    expectRejected(res, 1210, `limit of ${BODY_LIMIT} bytes`, 413);
   });
 
   it('a body just under the limit is read', async () => {
@@ -118,7 +119,7 @@ describe('body over the configured limit', () => {
       headers: { 'content-type': 'application/json', ...auth() },
       body: JSON.stringify({ ...EXAMPLES.chat.body, padding: 'x'.repeat(BODY_LIMIT * times) }),
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
     expect(res.headers.get('x-should-retry')).toBe('false');
     const body = (await res.json()) as Record<string, unknown>;
@@ -133,7 +134,7 @@ describe('body over the configured limit', () => {
       headers: { 'content-type': 'application/json', ...auth() },
       body: Readable.from([Buffer.from('{"padding":"'), ...chunks, Buffer.from('"}')]),
     });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(413);
     expect(res.headers['content-type']).toBe(JSON_CONTENT_TYPE);
     const body = (await res.body.json()) as Record<string, unknown>;
     expect(body['code']).toBe(1210);

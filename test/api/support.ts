@@ -126,8 +126,13 @@ export function expectErrorBody(res: Answer, code: number): void {
 }
 
 /** A refused request: 400 with the code, and a message that names the field. */
-export function expectRejected(res: Answer, code: 1210 | 1211 | 1213 | 1214, field: string): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
+export function expectRejected(
+  res: Answer,
+  code: 1210 | 1211 | 1213 | 1214,
+  field: string,
+  status: 400 | 413 | 415 = 400,
+): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
   expectErrorBody(res, code);
   expect(messageOf(res.body)).toContain(field);
   expect(res.headers['x-should-retry']).toBe('false');

@@ -133,7 +133,11 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
   );
   scope.post(
     '/search/import',
-    { schema: { ...hide, querystring: ImportQuery }, bodyLimit: MAX_IMPORT_BYTES },
+    {
+      schema: { ...hide, querystring: ImportQuery },
+      bodyLimit: MAX_IMPORT_BYTES,
+      config: { contentTypes: ['application/x-ndjson', 'application/jsonl'] },
+    },
     async (request) => {
       requireAdmin(request, 'manages the search index');
       const query = request.query as { name?: string; collection?: string };

@@ -7,12 +7,14 @@ import { PasswordBody, SignInBody } from './schemas.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 const hide = { hide: true };
+const SIGN_IN_BODY_LIMIT = 8 * 1024;
 
 /** Sign in (admin key, or email and password), who am I, sign out. */
 export async function sessionRoutes(scope: FastifyInstance, services: PlatformServices): Promise<void> {
   scope.post(
     '/session',
-    { schema: { ...hide, body: SignInBody }, config: { signedOut: true } },
+    // Read before anyone is signed in: an admin key, an email and a password fit in 8 KiB.
+    { schema: { ...hide, body: SignInBody }, config: { signedOut: true }, bodyLimit: SIGN_IN_BODY_LIMIT },
     async (request, reply) => {
       const body = request.body as { admin_key?: string; email?: string; password?: string };
       let opened: Awaited<ReturnType<typeof services.accounts.signInAdmin>>;
