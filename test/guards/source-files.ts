@@ -10,8 +10,8 @@ export interface SourceFile {
   text: string;
 }
 
-/** Every TypeScript file under `src/`. */
-export function sourceFiles(): SourceFile[] {
+/** Every TypeScript file under `src/` (or under the given folders of the repository). */
+export function sourceFiles(roots: readonly string[] = ['src']): SourceFile[] {
   const out: SourceFile[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -21,7 +21,7 @@ export function sourceFiles(): SourceFile[] {
         out.push({ path: rel, text: readFileSync(path.join(ROOT, rel), 'utf8') });
     }
   };
-  walk('src');
+  for (const root of roots) walk(root);
   return out;
 }
 

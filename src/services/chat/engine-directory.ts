@@ -7,7 +7,7 @@ import type { ChatEngine } from '../../engines/chat/types.js';
 import { EngineCache } from '../../engines/engine-cache.js';
 import type { FairGate } from '../../util/fair-gate.js';
 import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
-import { withoutCredentials } from '../models/model-overview.js';
+import { withoutCredentials } from '../models/without-credentials.js';
 import { furthestBehind, type ModelState } from '../models/model-state.js';
 import type { ChatDeployment } from './chat-deployments.js';
 import { type EngineObservers, observeEngine } from './observed-engine.js';

@@ -2,6 +2,7 @@ import type { Config, DeploymentConfig } from '../../config/schema.js';
 import { isImageModelCode } from '../../models/catalogue.js';
 import type { EngineDirectory } from '../chat/engine-directory.js';
 import type { ModelState } from './model-state.js';
+import { withoutCredentials } from './without-credentials.js';
 
 export type DeploymentOverview = {
   /** Where the configuration defines it: `gen-4.6[0]`, or `embedded` (the default model). */
@@ -64,11 +65,3 @@ export function modelOverview(engines: EngineDirectory | undefined, config: Conf
 }
 
 const targetOf = (d: DeploymentConfig) => (typeof d['base_url'] === 'string' ? withoutCredentials(d['base_url']) : '');
-
-export function withoutCredentials(target: string): string {
-  if (!URL.canParse(target)) return target;
-  const url = new URL(target);
-  url.username = '';
-  url.password = '';
-  return url.href;
-}

@@ -78,8 +78,15 @@ describe('KeyLimiter: concurrent requests (1302)', () => {
   });
 
   it('0 means no limit', async () => {
-    const { limiter } = setup();
-    for (let i = 0; i < 100; i++) await limiter.admit('k', limits({}));
+    const { limiter, clock } = setup();
+    const releases: unknown[] = [];
+    // 100 at once and within one minute: neither the concurrency nor the minute refuses any.
+    for (let i = 0; i < 100; i++) {
+      releases.push(await limiter.admit('k', limits({})));
+      clock.now += 100;
+    }
+    expect(releases).toHaveLength(100);
+    expect(releases.every((release) => typeof release === 'function')).toBe(true);
   });
 
   it('uses the configured defaults for a key without limits of its own', async () => {
@@ -96,7 +103,7 @@ describe('KeyLimiter: concurrent requests (1302)', () => {
     const release = await limiter.admit('k', own);
     for (let i = 0; i < 5; i++) expect((await refusal(limiter.admit('k', own))).code).toBe(1302);
     release();
-    await limiter.admit('k', own);
+    await expect(limiter.admit('k', own)).resolves.toBeTypeOf('function');
   });
 });
 
@@ -174,10 +181,13 @@ describe('KeyLimiter: usage windows (1308)', () => {
     expect(err.message).toContain(new Date(T0 + 10 * MINUTE).toISOString());
   });
 
-  it('a window with room admits', async () => {
+  it('a window with room admits, up to its last request', async () => {
     const { limiter, usage } = setup();
+    const own = limits({ windows: [{ requests: 2, hours: 5 }] });
     usage.add('k', T0 - MINUTE);
-    await limiter.admit('k', limits({ windows: [{ requests: 2, hours: 5 }] }));
+    await expect(limiter.admit('k', own)).resolves.toBeTypeOf('function');
+    usage.add('k', T0);
+    expect((await refusal(limiter.admit('k', own))).code).toBe(1308);
   });
 
   it('a window is checked before the per-minute and concurrency limits', async () => {

@@ -94,7 +94,7 @@ describe('RedisLimiter across processes', () => {
 
   it('keys without limits never touch Redis: they pass even with Redis unreachable', async () => {
     const limiter = await processLimiter(freshPrefix(), { url: 'redis://127.0.0.1:1', connect: false });
-    for (let i = 0; i < 5; i++) await limiter.admit('k', limits({}));
+    for (let i = 0; i < 5; i++) await expect(limiter.admit('k', limits({}))).resolves.toBeTypeOf('function');
   });
 
   it('Redis not up at start: 1234 until it is, then admissions pass without a restart', async () => {

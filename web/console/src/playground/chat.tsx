@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { Curl } from '../components/curl';
 import { callApi, streamApi } from './call';
-import type { PanelProps } from './playground';
+import type { PanelProps } from './panel-props';
 
 const MODELS = [
   'gen-4.6',

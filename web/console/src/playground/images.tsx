@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { Curl } from '../components/curl';
 import { callApi } from './call';
-import type { PanelProps } from './playground';
+import type { PanelProps } from './panel-props';
 
 const SIZES = ['1280x1280', '1568x1056', '1056x1568', '1472x1088', '1088x1472', '1728x960', '960x1728'];
 

@@ -8,12 +8,6 @@ import { ReaderPanel } from './reader';
 import { SearchPanel } from './search';
 import { TranslatePanel } from './translate';
 
-export interface PanelProps {
-  apiKey: string;
-  /** `/paas/v4` or `/coding/paas/v4`. */
-  base: string;
-}
-
 const TABS = [
   { id: 'chat', label: 'Chat', Panel: ChatPanel },
   { id: 'images', label: 'Images', Panel: ImagePanel },

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Curl } from '../components/curl';
 import { callApi } from './call';
-import type { PanelProps } from './playground';
+import type { PanelProps } from './panel-props';
 import { useApiCall } from './use-api-call';
 
 interface ReaderReply {
