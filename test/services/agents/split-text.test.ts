@@ -43,3 +43,35 @@ describe('splitText', () => {
     expect(rejoin(pieces)).toBe(text);
   });
 });
+
+describe('splitText on a long text of short paragraphs', () => {
+  it('fills pieces near the budget with calls in proportion to the pieces (200 KB)', async () => {
+    // About four characters a token, as most tokenizers make of prose.
+    let calls = 0;
+    const prose = async (text: string) => {
+      calls++;
+      return Math.ceil(Buffer.byteLength(text) / 4) + 3;
+    };
+    const paragraphs = Array.from({ length: 4400 }, (_, i) => `Paragraph ${i} says a few words.`);
+    const text = paragraphs.join('\n\n').padEnd(200_000, ' more words');
+    expect(text.length).toBeGreaterThanOrEqual(200_000);
+    const budget = 2000;
+    const pieces = await splitText(text, budget, prose);
+    // ~50,000 tokens in pieces of at most 2,000: 26 at the least; before, 4,400 calls.
+    expect(pieces.length).toBeLessThanOrEqual(40);
+    expect(calls).toBeLessThanOrEqual(2 * pieces.length + 10);
+    for (const p of pieces) expect(await prose(p.text)).toBeLessThanOrEqual(budget);
+    expect(rejoin(pieces)).toBe(text.trim());
+  });
+
+  it('re-cuts a piece whose estimate was short (dense text after sparse text)', async () => {
+    const sparse = Array.from({ length: 40 }, () => 'a'.repeat(20)).join('\n\n');
+    const dense = Array.from({ length: 40 }, () => '字'.repeat(20)).join('\n\n');
+    // One token per ASCII character, three per CJK character.
+    const weighted = async (t: string) => [...t].reduce((n, c) => n + (c.charCodeAt(0) > 127 ? 3 : 1), 0);
+    const text = `${sparse}\n\n${dense}`;
+    const pieces = await splitText(text, 300, weighted);
+    for (const p of pieces) expect(await weighted(p.text)).toBeLessThanOrEqual(300);
+    expect(rejoin(pieces)).toBe(text);
+  });
+});
