@@ -7,6 +7,7 @@ import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
 import { priceCall } from '../services/billing/priced-call.js';
+import { checkModel } from '../services/keys/key-policy.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { RequestUsage } from '../services/usage/request-usage.js';
 import { usageNotRecorded } from '../services/usage/usage-recorder.js';
@@ -33,7 +34,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
   const { endpoint, services } = options;
 
   const admit = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = await services.keys.authenticate(request.headers.authorization);
+    const key = await services.keys.authenticate(request.headers.authorization, request.ip);
     if (!key.endpoints.includes(endpoint)) {
       throw forbidden(`This API key has no permission for the ${endpoint} endpoint`);
     }
@@ -89,6 +90,8 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
       },
       preHandler: (request, _reply, done) => {
         const body = request.body as Record<string, unknown> | undefined;
+        const model = body?.['model'];
+        if (typeof model === 'string') checkModel(request.apiKey!, model);
         op.rules?.(body as never);
         const requestId = body?.['request_id'];
         if (typeof requestId !== 'string') {

@@ -16,9 +16,11 @@ export const SERVE_HELP: CommandHelp = {
 export const KEYS_HELP: CommandHelp = {
   command: 'keys',
   group: 'API keys',
-  summary: 'create, list and revoke the API keys clients send as `Authorization: Bearer KEY`',
+  summary: 'create, change, roll, list and revoke the API keys clients send as `Authorization: Bearer KEY`',
   usage: [
-    'keys create --name NAME [--account ID|EMAIL] [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh]',
+    'keys create --name NAME [--account ID|EMAIL] [--endpoints general,coding] [--concurrent N] [--rpm N] [--window N/Hh] [--models LIST] [--expires TIME] [--allowed-ips LIST] [--description TEXT]',
+    'keys update ID [--name NAME] [--endpoints LIST] [--models LIST] [--expires TIME|never] [--allowed-ips LIST] [--description TEXT]',
+    'keys roll ID [--grace SECONDS]',
     'keys list',
     'keys revoke ID',
   ],
@@ -29,6 +31,11 @@ export const KEYS_HELP: CommandHelp = {
     ['--concurrent N', 'requests at once for this key, 0 = no limit (default: limits.concurrent)'],
     ['--rpm N', 'requests per minute for this key (default: limits.requests_per_minute)'],
     ['--window N/Hh', 'N requests per H hours; repeat for several windows (default: limits.windows)'],
+    ['--models LIST', 'model codes or patterns the key may call, e.g. gen-4.6,gen-4.5* ("" = every model)'],
+    ['--expires TIME', 'RFC 3339 time (2026-12-31T00:00:00Z) from which the key is refused; never = no expiry'],
+    ['--allowed-ips LIST', 'CIDRs the key may be used from, e.g. 10.0.0.0/8,2001:db8::/32 ("" = anywhere)'],
+    ['--description TEXT', 'a note on the key, shown by the console and /admin'],
+    ['--grace SECONDS', 'roll: how long the replaced secret still works (default 0: refused at once)'],
     ['ID', 'the part of the key before the dot'],
   ],
 };

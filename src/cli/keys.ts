@@ -1,9 +1,11 @@
 import { userInfo } from 'node:os';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { KeyLimits } from '../config/schema.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Actor } from '../services/audit/audit-service.js';
 import { openKeyServices } from '../services/create-services.js';
-import type { Endpoint } from '../stores/types.js';
+import { applyPolicy, type PolicyInput, splitList } from '../services/keys/policy-input.js';
+import type { Endpoint, KeyPolicy } from '../stores/types.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
 import { KEYS_HELP } from './command-help.js';
@@ -53,6 +55,37 @@ function parseLimits(
   };
 }
 
+interface PolicyFlags {
+  models?: string;
+  expires?: string;
+  'allowed-ips'?: string;
+  description?: string;
+}
+
+/** The policy the flags make of `base`; bad input is a usage error naming the flag. */
+function policyFromFlags(v: PolicyFlags, base: KeyPolicy | undefined): KeyPolicy | undefined {
+  const input: PolicyInput = {};
+  if (v.models !== undefined) input.models = splitList(v.models);
+  if (v.expires !== undefined) input.expires_at = v.expires === 'never' ? null : v.expires;
+  if (v['allowed-ips'] !== undefined) input.allowed_ips = splitList(v['allowed-ips']);
+  if (v.description !== undefined) input.description = v.description;
+  try {
+    return applyPolicy(base, input);
+  } catch (err) {
+    if (err instanceof ApiError) throw new UsageError(err.message.replace('expires_at', '--expires'));
+    throw err;
+  }
+}
+
+const describePolicy = (p: KeyPolicy | undefined): string =>
+  [
+    p?.models?.length ? `models ${p.models.join(',')}` : '',
+    p?.expiresAt === undefined ? '' : `expires ${new Date(p.expiresAt).toISOString()}`,
+    p?.allowedIps?.length ? `from ${p.allowedIps.join(',')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+
 export async function keysCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {
     name: { type: 'string' },
@@ -61,13 +94,18 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
     concurrent: { type: 'string' },
     rpm: { type: 'string' },
     window: { type: 'string', multiple: true },
+    models: { type: 'string' },
+    expires: { type: 'string' },
+    'allowed-ips': { type: 'string' },
+    description: { type: 'string' },
+    grace: { type: 'string' },
   });
   const [action, ...rest] = positionals;
   if (values.help) {
     env.out(KEYS_USAGE);
     return 0;
   }
-  if (!action) throw new UsageError('keys needs an action: create, list or revoke');
+  if (!action) throw new UsageError('keys needs an action: create, update, roll, list or revoke');
   const { config } = loadConfig({
     file: values.config as string | undefined,
     cwd: env.cwd,
@@ -88,9 +126,13 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
           name,
           endpoints: parseEndpoints(values.endpoints as string | undefined),
           limits: parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }, config.limits),
+          policy: policyFromFlags(values as PolicyFlags, undefined),
           accountId: holder?.id,
         });
-        env.out(`Created key ${record.id} (${record.name}) for endpoints: ${record.endpoints.join(', ')}.`);
+        const policy = describePolicy(record.policy);
+        env.out(
+          `Created key ${record.id} (${record.name}) for endpoints: ${record.endpoints.join(', ')}${policy ? `; ${policy}` : ''}.`,
+        );
         env.out('The key is shown only this once:');
         env.out(key);
         return 0;
@@ -100,8 +142,48 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
         if (keys.length === 0) env.out('No keys.');
         for (const k of keys) {
           const state = k.revokedAt === undefined ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`;
-          env.out(`${k.id}  ${k.role.padEnd(5)}  ${k.endpoints.join(',').padEnd(14)}  ${state.padEnd(7)}  ${k.name}`);
+          const policy = describePolicy(k.policy);
+          env.out(
+            `${k.id}  ${k.role.padEnd(5)}  ${k.endpoints.join(',').padEnd(14)}  ${state.padEnd(7)}  ${k.name}${policy ? `  (${policy})` : ''}`,
+          );
         }
+        return 0;
+      }
+      case 'update': {
+        const id = rest[0]?.split('.')[0];
+        if (!id) throw new UsageError('keys update needs the key ID (the part before the dot)');
+        const before = await services.keys.get(id);
+        if (!before) {
+          env.err(`No key with id ${id}.`);
+          return 1;
+        }
+        const limits = parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }, config.limits);
+        const after = await services.keyAdmin.update(cliActor(), id, {
+          ...(values.name === undefined ? {} : { name: values.name as string }),
+          ...(values.endpoints === undefined ? {} : { endpoints: parseEndpoints(values.endpoints as string) }),
+          ...(limits === undefined ? {} : { limits }),
+          policy: policyFromFlags(values as PolicyFlags, before.policy),
+        });
+        const policy = describePolicy(after?.policy);
+        env.out(`Updated key ${id}${policy ? `: ${policy}` : ''}.`);
+        return 0;
+      }
+      case 'roll': {
+        const id = rest[0]?.split('.')[0];
+        if (!id) throw new UsageError('keys roll needs the key ID (the part before the dot)');
+        const grace = positiveInt('grace', values.grace as string | undefined) ?? 0;
+        const rolled = await services.keyAdmin.roll(cliActor(), id, grace * 1000);
+        if (!rolled) {
+          env.err(`No active key with id ${id}.`);
+          return 1;
+        }
+        env.out(
+          grace > 0
+            ? `Rolled key ${id}: the old secret works until ${new Date(rolled.record.previous!.until).toISOString()}.`
+            : `Rolled key ${id}: the old secret no longer works.`,
+        );
+        env.out('The new key is shown only this once:');
+        env.out(rolled.key);
         return 0;
       }
       case 'revoke': {

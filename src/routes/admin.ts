@@ -2,9 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KeyUsageReply } from '../api/billing.js';
 import { ErrorReply } from '../api/error-reply.js';
+import { KeyPolicyFields, RollKeyBody } from '../api/key-policy.js';
 import { KeyLimitsSchema } from '../config/schema.js';
 import { forbidden, invalidRequest, notFound } from '../errors/errors.js';
 import { toKeyView } from '../services/keys/key-service.js';
+import { applyPolicy, type PolicyInput } from '../services/keys/policy-input.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { keyScope } from '../stores/money.js';
 import type { Endpoint } from '../stores/types.js';
@@ -33,6 +35,7 @@ const CreateKeyBody = Type.Object({
     Type.Array(Type.Union([Type.Literal('general'), Type.Literal('coding')]), { minItems: 1, uniqueItems: true }),
   ),
   limits: Type.Optional(OwnLimits),
+  ...KeyPolicyFields,
   account: Type.Optional(
     Type.String({
       minLength: 1,
@@ -41,6 +44,17 @@ const CreateKeyBody = Type.Object({
     }),
   ),
 });
+const UpdateKeyBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    endpoints: CreateKeyBody.properties.endpoints,
+    limits: Type.Optional(
+      Type.Union([OwnLimits, Type.Null()], { description: "The key's own limits; null = the configured defaults." }),
+    ),
+    ...KeyPolicyFields,
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 const UsageQuery = Type.Object({
   since: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}$', description: 'Unix seconds.' })),
 });
@@ -48,7 +62,7 @@ const UsageQuery = Type.Object({
 /** Key management for operators and the console: `/admin/keys`, authenticated by an admin key. */
 export async function adminRoutes(scope: FastifyInstance, { services }: { services: PlatformServices }): Promise<void> {
   scope.addHook('onRequest', async (request) => {
-    const key = await services.keys.authenticate(request.headers.authorization);
+    const key = await services.keys.authenticate(request.headers.authorization, request.ip);
     if (key.role !== 'admin') throw forbidden('This API key has no permission for key management');
     request.apiKey = key;
   });
@@ -67,12 +81,13 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
     '/keys',
     { schema: { ...common, summary: 'Create an API key (shown once)', body: CreateKeyBody } },
     async (request) => {
-      const { account, ...body } = request.body as {
+      const { account, models, expires_at, allowed_ips, description, ...body } = request.body as {
         name: string;
         endpoints?: Endpoint[];
         limits?: Partial<typeof KeyLimitsSchema.static>;
         account?: string;
-      };
+      } & PolicyInput;
+      const policy = applyPolicy(undefined, { models, expires_at, allowed_ips, description });
       // Without `account` the key is the admin's, as keys made by the CLI are.
       const holder = account === undefined ? undefined : await services.accounts.findAccount(account);
       if (account !== undefined && !holder) throw invalidRequest(`Invalid account: no account ${account}`);
@@ -80,6 +95,7 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
       const { key, record } = await services.keyAdmin.create(actorOf(request), {
         ...body,
         limits,
+        policy,
         accountId: holder?.id,
       });
       return { ...toKeyView(record), ...(holder ? { account: holder.id } : {}), key };
@@ -88,6 +104,58 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
 
   scope.get('/keys/:id', { schema: { ...common, summary: 'One API key', params: KeyIdParams } }, async (request) =>
     toKeyView(await findKey((request.params as { id: string }).id)),
+  );
+
+  scope.patch(
+    '/keys/:id',
+    {
+      schema: {
+        ...common,
+        summary: "Change an API key's name, endpoints, limits, models, expiry, allowed addresses or description",
+        params: KeyIdParams,
+        body: UpdateKeyBody,
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const before = await findKey(id);
+      const { name, endpoints, limits, models, expires_at, allowed_ips, description } = request.body as {
+        name?: string;
+        endpoints?: Endpoint[];
+        limits?: Partial<typeof KeyLimitsSchema.static> | null;
+      } & PolicyInput;
+      const policy = applyPolicy(before.policy, { models, expires_at, allowed_ips, description });
+      const after = await services.keyAdmin.update(actorOf(request), id, {
+        ...(name === undefined ? {} : { name }),
+        ...(endpoints === undefined ? {} : { endpoints }),
+        ...(limits === undefined
+          ? {}
+          : { limits: limits === null ? undefined : { ...services.config.limits, ...limits } }),
+        policy,
+      });
+      return toKeyView(after ?? (await findKey(id)));
+    },
+  );
+
+  scope.post(
+    '/keys/:id/roll',
+    {
+      schema: {
+        ...common,
+        summary:
+          'Roll an API key: a new secret (shown once), same id and settings; the old one works for grace_seconds',
+        params: KeyIdParams,
+        body: Type.Optional(RollKeyBody),
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      await findKey(id);
+      const grace = (request.body as { grace_seconds?: number } | undefined)?.grace_seconds ?? 0;
+      const rolled = await services.keyAdmin.roll(actorOf(request), id, grace * 1000);
+      if (!rolled) throw invalidRequest(`API key ${id} is revoked: a revoked key cannot be rolled`);
+      return { ...toKeyView(rolled.record), key: rolled.key };
+    },
   );
 
   const revoke = async (request: FastifyRequest) => {

@@ -1,4 +1,5 @@
 import { ModelsReply } from '../api/models-reply.js';
+import { modelAllowed } from '../services/keys/key-policy.js';
 import { listModels } from '../services/models/model-list.js';
 import { defineOperation, type Operation } from './operation.js';
 
@@ -12,8 +13,10 @@ const modelsOn = (base: Operation['base'], id: string) =>
     reply: ModelsReply,
     summary:
       'The chat and image models this server serves, each with its state (ready, downloading, failed, not_loaded)',
-    async handle({ services }) {
-      return { object: 'list' as const, data: listModels(services.engines, services.config) };
+    async handle({ services, key }) {
+      // Only what the key may call: a model outside its allowlist is not offered to its tools.
+      const data = listModels(services.engines, services.config).filter((m) => modelAllowed(key.policy?.models, m.id));
+      return { object: 'list' as const, data };
     },
   });
 

@@ -1,5 +1,5 @@
 import type { KeyLimits } from '../config/schema.js';
-import type { Endpoint, KeyRecord, KeyRole, UsageTotals } from './types.js';
+import type { Endpoint, KeyPolicy, KeyRecord, KeyRole, PreviousSecret, UsageTotals } from './types.js';
 
 /** Row shapes shared by the SQL stores, and their mapping to records. */
 export interface KeyRow {
@@ -12,7 +12,12 @@ export interface KeyRow {
   limits: string | KeyLimits | null;
   created_at: number | string;
   revoked_at: number | string | null;
+  policy?: string | KeyPolicy | null;
+  previous_secret?: string | PreviousSecret | null;
 }
+
+const json = <T>(value: string | T | null | undefined): T | undefined =>
+  value === null || value === undefined ? undefined : typeof value === 'string' ? (JSON.parse(value) as T) : value;
 
 export function keyFromRow(row: KeyRow): KeyRecord {
   const limits = typeof row.limits === 'string' ? (JSON.parse(row.limits) as KeyLimits) : (row.limits ?? undefined);
@@ -26,8 +31,27 @@ export function keyFromRow(row: KeyRow): KeyRecord {
     limits,
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? undefined : Number(row.revoked_at),
+    ...optional('policy', json<KeyPolicy>(row.policy)),
+    ...optional('previous', json<PreviousSecret>(row.previous_secret)),
   };
 }
+
+/** Absent rather than undefined, so that a key read back equals the one written. */
+const optional = <K extends string, V>(name: K, value: V | undefined) =>
+  (value === undefined ? {} : { [name]: value }) as Partial<Record<K, V>>;
+
+/** A blank key whose settings a change fills in, to map them as a whole row is mapped. */
+export const EMPTY_KEY: KeyRecord = {
+  id: '',
+  name: '',
+  secretHash: '',
+  secretEncrypted: '',
+  endpoints: [],
+  role: 'user',
+  limits: undefined,
+  createdAt: 0,
+  revokedAt: undefined,
+};
 
 export function keyToParams(key: KeyRecord): unknown[] {
   return [
@@ -40,6 +64,8 @@ export function keyToParams(key: KeyRecord): unknown[] {
     key.limits === undefined ? null : JSON.stringify(key.limits),
     key.createdAt,
     key.revokedAt ?? null,
+    key.policy === undefined ? null : JSON.stringify(key.policy),
+    key.previous === undefined ? null : JSON.stringify(key.previous),
   ];
 }
 

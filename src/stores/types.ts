@@ -27,7 +27,32 @@ export interface KeyRecord {
   limits: KeyLimits | undefined;
   createdAt: number;
   revokedAt: number | undefined;
+  /** What the key may do beyond its endpoints and limits; absent = everything, for ever, from anywhere. */
+  policy?: KeyPolicy | undefined;
+  /** After a roll: the secret it replaced, still accepted until `until`. */
+  previous?: PreviousSecret | undefined;
 }
+
+/** A key's allowlists, expiry and note (services/keys/key-policy.ts checks them). */
+export interface KeyPolicy {
+  /** Model codes or patterns (`gen-4.5*`) the key may call; absent or empty = every model. */
+  models?: string[] | undefined;
+  /** Unix ms; from this instant on the key is refused. */
+  expiresAt?: number | undefined;
+  /** CIDRs (IPv4 or IPv6) the key may be used from; absent or empty = anywhere. */
+  allowedIps?: string[] | undefined;
+  description?: string | undefined;
+}
+
+export interface PreviousSecret {
+  secretHash: string;
+  secretEncrypted: string;
+  /** Unix ms; the old secret is refused from this instant on. */
+  until: number;
+}
+
+/** What a change of a key's settings may replace; the secret, role and times are not among them. */
+export type KeySettings = Pick<KeyRecord, 'name' | 'endpoints' | 'limits' | 'policy'>;
 
 export interface UsageRecord {
   keyId: string;
@@ -87,6 +112,14 @@ export interface Store {
   listKeys(): Promise<KeyRecord[]>;
   /** Marks the key revoked; false when no such key exists. Revoking twice keeps the first time. */
   revokeKey(id: string, at: number): Promise<boolean>;
+  /** Replaces a key's settings; false when no such key exists. */
+  updateKey(id: string, settings: KeySettings): Promise<boolean>;
+  /** Gives a key a new secret, keeping `previous` (or none); false when no such key exists. */
+  rollKey(
+    id: string,
+    secret: { secretHash: string; secretEncrypted: string },
+    previous: PreviousSecret | undefined,
+  ): Promise<boolean>;
 
   /**
    * Writes usage records, all or none; those whose `journalId` is already stored are skipped. A

@@ -1,8 +1,12 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { RollKeyBody } from '../../api/key-policy.js';
 import type { NewConsoleKey } from '../../services/accounts/key-access.js';
+import type { PolicyInput } from '../../services/keys/policy-input.js';
 import type { PlatformServices } from '../../services/platform-services.js';
+import type { Endpoint } from '../../stores/types.js';
 import { principalOf } from './principal-of.js';
-import { CreateKeyBody, IdParams } from './schemas.js';
+import { CreateKeyBody, IdParams, UpdateKeyBody } from './schemas.js';
 
 const hide = { hide: true };
 
@@ -13,14 +17,47 @@ export async function keyRoutes(scope: FastifyInstance, services: PlatformServic
   }));
 
   scope.post('/keys', { schema: { ...hide, body: CreateKeyBody } }, async (request) => {
-    const body = request.body as Omit<NewConsoleKey, 'accountId'> & { account_id?: string };
+    const body = request.body as Omit<NewConsoleKey, 'accountId' | 'policy'> & { account_id?: string } & PolicyInput;
+    const { models, expires_at, allowed_ips, description } = body;
     const { key, view } = await services.keyAccess.create(
       principalOf(request),
-      { name: body.name.trim(), endpoints: body.endpoints, limits: body.limits, accountId: body.account_id },
+      {
+        name: body.name.trim(),
+        endpoints: body.endpoints,
+        limits: body.limits,
+        accountId: body.account_id,
+        policy: { models, expires_at, allowed_ips, description },
+      },
       request.ip,
     );
     return { ...view, key };
   });
+
+  scope.patch('/keys/:id', { schema: { ...hide, params: IdParams, body: UpdateKeyBody } }, async (request) => {
+    const { id } = request.params as { id: string };
+    const { name, endpoints, ...policy } = request.body as { name?: string; endpoints?: Endpoint[] } & PolicyInput;
+    return services.keyAccess.update(
+      principalOf(request),
+      id,
+      {
+        ...(name === undefined ? {} : { name: name.trim() }),
+        ...(endpoints === undefined ? {} : { endpoints }),
+        policy,
+      },
+      request.ip,
+    );
+  });
+
+  scope.post(
+    '/keys/:id/roll',
+    { schema: { ...hide, params: IdParams, body: Type.Optional(RollKeyBody) } },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const grace = (request.body as { grace_seconds?: number } | undefined)?.grace_seconds ?? 0;
+      const { key, view } = await services.keyAccess.roll(principalOf(request), id, grace * 1000, request.ip);
+      return { ...view, key };
+    },
+  );
 
   scope.post('/keys/:id/revoke', { schema: { ...hide, params: IdParams } }, async (request) => {
     const { id } = request.params as { id: string };

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { KeyPolicyFields } from '../../api/key-policy.js';
 
 /** Request schemas of the console's JSON API (`/console/api`). */
 export const SignInBody = Type.Object(
@@ -26,8 +27,18 @@ export const CreateKeyBody = Type.Object(
       ),
     ),
     account_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    ...KeyPolicyFields,
   },
   { additionalProperties: false },
+);
+
+export const UpdateKeyBody = Type.Object(
+  {
+    name: Type.Optional(CreateKeyBody.properties.name),
+    endpoints: CreateKeyBody.properties.endpoints,
+    ...KeyPolicyFields,
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
 
 export const CreateAccountBody = Type.Object(

@@ -4,6 +4,7 @@ import type { DailyUsageRow } from '../../stores/accounts.js';
 import type { Endpoint, KeyRecord, Store } from '../../stores/types.js';
 import type { KeyAdmin } from '../keys/key-admin.js';
 import { type KeyService, type KeyView, toKeyView } from '../keys/key-service.js';
+import { applyPolicy, type PolicyInput } from '../keys/policy-input.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { actorId, type Principal } from './principal.js';
 
@@ -20,6 +21,7 @@ export interface NewConsoleKey {
   limits?: Partial<Pick<KeyLimits, 'concurrent' | 'requests_per_minute'>> | undefined;
   /** Admin only: the account that will hold the key. */
   accountId?: string | undefined;
+  policy?: PolicyInput | undefined;
 }
 
 /** Keys and usage as a console principal may see them: the admin all, an account holder their own. */
@@ -73,7 +75,13 @@ export class KeyAccess {
     const limits = input.limits && this.limitsFor(principal, input.limits);
     const { key, record } = await this.admin.create(
       { id: actorId(principal), address },
-      { name: input.name, endpoints: input.endpoints, limits, accountId: owner },
+      {
+        name: input.name,
+        endpoints: input.endpoints,
+        limits,
+        policy: input.policy && applyPolicy(undefined, input.policy),
+        accountId: owner,
+      },
     );
     const view: ConsoleKeyView = {
       ...toKeyView(record),
@@ -85,10 +93,44 @@ export class KeyAccess {
   }
 
   async revoke(principal: Principal, id: string, address?: string): Promise<void> {
-    const visible = await this.visibleKeys(principal);
-    // Another holder's key answers like a missing one: its existence is not theirs to learn.
-    if (!visible.some((k) => k.key.id === id)) throw notFound(`API key ${id} does not exist`);
+    await this.visibleKey(principal, id);
     await this.admin.revoke({ id: actorId(principal), address }, id);
+  }
+
+  /** Changes the name, endpoints or policy of one of the principal's keys. */
+  async update(
+    principal: Principal,
+    id: string,
+    change: { name?: string; endpoints?: Endpoint[]; policy: PolicyInput },
+    address?: string,
+  ): Promise<ConsoleKeyView> {
+    const { key } = await this.visibleKey(principal, id);
+    const { policy, ...rest } = change;
+    await this.admin.update({ id: actorId(principal), address }, id, {
+      ...rest,
+      policy: applyPolicy(key.policy, policy),
+    });
+    return (await this.list(principal)).find((k) => k.id === id)!;
+  }
+
+  /** Rolls one of the principal's active keys; the new key is in this answer only. */
+  async roll(
+    principal: Principal,
+    id: string,
+    graceMs: number,
+    address?: string,
+  ): Promise<{ key: string; view: ConsoleKeyView }> {
+    await this.visibleKey(principal, id);
+    const rolled = await this.admin.roll({ id: actorId(principal), address }, id, graceMs);
+    if (!rolled) throw invalidRequest(`API key ${id} is revoked: a revoked key cannot be rolled`);
+    return { key: rolled.key, view: (await this.list(principal)).find((k) => k.id === id)! };
+  }
+
+  private async visibleKey(principal: Principal, id: string) {
+    const found = (await this.visibleKeys(principal)).find((k) => k.key.id === id);
+    // Another holder's key answers like a missing one: its existence is not theirs to learn.
+    if (!found) throw notFound(`API key ${id} does not exist`);
+    return found;
   }
 
   async daily(principal: Principal, since: number): Promise<{ keys: ConsoleKeyView[]; rows: DailyUsageRow[] }> {

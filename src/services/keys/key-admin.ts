@@ -1,4 +1,4 @@
-import type { Store } from '../../stores/types.js';
+import type { KeySettings, Store } from '../../stores/types.js';
 import { type Actor, type AuditService, SYSTEM } from '../audit/audit-service.js';
 import { type KeyService, type NewKey, toKeyView } from './key-service.js';
 
@@ -47,6 +47,44 @@ export class KeyAdmin {
       after: record && auditState(toKeyView(record), undefined),
     });
     return made;
+  }
+
+  /**
+   * Changes a key's settings (a field left out keeps its value); the key as it now is, or undefined
+   * when there is no such key. A change that changes nothing is not recorded.
+   */
+  async update(actor: Actor, id: string, change: Partial<KeySettings>) {
+    const before = await this.keys.get(id);
+    if (!before) return undefined;
+    const settings: KeySettings = {
+      name: change.name ?? before.name,
+      endpoints: change.endpoints ?? before.endpoints,
+      limits: 'limits' in change ? change.limits : before.limits,
+      policy: 'policy' in change ? change.policy : before.policy,
+    };
+    const after = await this.keys.update(id, settings);
+    if (!after) return undefined;
+    const owner = await this.store.accounts.keyOwner(id);
+    const [was, now] = [auditState(toKeyView(before), owner), auditState(toKeyView(after), owner)];
+    if (JSON.stringify(was) !== JSON.stringify(now)) {
+      await this.audit.record(actor, { action: 'key.update', target: `key:${id}`, before: was, after: now });
+    }
+    return after;
+  }
+
+  /** Rolls a key (KeyService.roll); undefined when there is no such key or it is revoked. */
+  async roll(actor: Actor, id: string, graceMs: number) {
+    const before = await this.keys.get(id);
+    const rolled = before && (await this.keys.roll(id, graceMs));
+    if (!before || !rolled) return undefined;
+    const owner = await this.store.accounts.keyOwner(id);
+    await this.audit.record(actor, {
+      action: 'key.roll',
+      target: `key:${id}`,
+      before: auditState(toKeyView(before), owner),
+      after: auditState(toKeyView(rolled.record), owner),
+    });
+    return rolled;
   }
 
   /** Revokes a key; false when there is no such key. Revoking a revoked key changes and records nothing. */

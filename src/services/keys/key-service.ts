@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { KeyLimits } from '../../config/schema.js';
-import { invalidToken, keyRevoked, missingAuthorization, tokenExpired } from '../../errors/errors.js';
-import type { Endpoint, KeyRecord, KeyRole, Store } from '../../stores/types.js';
+import { forbidden, invalidToken, keyRevoked, missingAuthorization, tokenExpired } from '../../errors/errors.js';
+import type { Endpoint, KeyPolicy, KeyRecord, KeyRole, KeySettings, Store } from '../../stores/types.js';
 import { jwtSignatureValid, parseJwt, signJwt } from './jwt.js';
 import { hashSecret, KEY_ID_PATTERN, newKeyId, newSecret, secretMatches } from './key-material.js';
+import { addressAllowed, expired } from './key-policy.js';
 import type { SecretBox } from './secret-box.js';
 
 export interface NewKey {
@@ -11,6 +12,7 @@ export interface NewKey {
   endpoints?: Endpoint[];
   role?: KeyRole;
   limits?: KeyLimits | undefined;
+  policy?: KeyPolicy | undefined;
 }
 
 /** What may be shown of a key after its creation: never the secret. */
@@ -22,6 +24,14 @@ export interface KeyView {
   limits: KeyLimits | null;
   created_at: number;
   revoked_at: number | null;
+  /** Model codes or patterns the key may call; empty = every model. */
+  models: string[];
+  /** Unix seconds; null = never. */
+  expires_at: number | null;
+  allowed_ips: string[];
+  description: string;
+  /** Unix seconds until which the secret a roll replaced is still accepted; null when there is none. */
+  previous_secret_until: number | null;
 }
 
 export const toKeyView = (k: KeyRecord): KeyView => ({
@@ -32,6 +42,11 @@ export const toKeyView = (k: KeyRecord): KeyView => ({
   limits: k.limits ?? null,
   created_at: Math.floor(k.createdAt / 1000),
   revoked_at: k.revokedAt === undefined ? null : Math.floor(k.revokedAt / 1000),
+  models: k.policy?.models ?? [],
+  expires_at: k.policy?.expiresAt === undefined ? null : Math.floor(k.policy.expiresAt / 1000),
+  allowed_ips: k.policy?.allowedIps ?? [],
+  description: k.policy?.description ?? '',
+  previous_secret_until: k.previous === undefined ? null : Math.floor(k.previous.until / 1000),
 });
 
 const MAX_CHECKED_TOKENS = 10_000;
@@ -89,6 +104,7 @@ export class KeyService {
       limits: input.limits,
       createdAt: this.now(),
       revokedAt: undefined,
+      ...(input.policy === undefined ? {} : { policy: input.policy }),
     };
     await this.store.createKey(record);
     return { key: `${id}.${secret}`, record };
@@ -104,8 +120,38 @@ export class KeyService {
 
   revoke(id: string): Promise<boolean> {
     // This process's own revocation holds from the next request on, not a millisecond later.
-    for (const [header, seen] of this.checked) if (seen.id === id) this.checked.delete(header);
+    this.forget(id);
     return this.store.revokeKey(id, this.now());
+  }
+
+  /** Replaces a key's settings (name, endpoints, limits, policy); the key as it now is, or undefined. */
+  async update(id: string, settings: KeySettings): Promise<KeyRecord | undefined> {
+    this.forget(id);
+    if (!(await this.store.updateKey(id, settings))) return undefined;
+    return this.store.getKey(id);
+  }
+
+  /**
+   * Gives a key a new secret, same id and settings. The secret it replaces is still accepted for
+   * `graceMs` (0: refused at once); a secret replaced by an earlier roll is refused from now on.
+   * The new `<id>.<secret>`, or undefined when there is no such key or it is revoked.
+   */
+  async roll(id: string, graceMs: number): Promise<{ key: string; record: KeyRecord } | undefined> {
+    const before = await this.store.getKey(id);
+    if (!before || before.revokedAt !== undefined) return undefined;
+    const secret = newSecret();
+    const previous =
+      graceMs > 0
+        ? { secretHash: before.secretHash, secretEncrypted: before.secretEncrypted, until: this.now() + graceMs }
+        : undefined;
+    this.forget(id);
+    await this.store.rollKey(id, { secretHash: hashSecret(secret), secretEncrypted: this.box.seal(secret) }, previous);
+    const record = await this.store.getKey(id);
+    return record && { key: `${id}.${secret}`, record };
+  }
+
+  private forget(id: string): void {
+    for (const [header, seen] of this.checked) if (seen.id === id) this.checked.delete(header);
   }
 
   /** Creates the admin key on first start, unless one is configured or already exists. */
@@ -116,8 +162,27 @@ export class KeyService {
     return (await this.create({ name: 'admin', role: 'admin', endpoints: [] })).key;
   }
 
-  /** The key behind an `Authorization` header value, or the API error that refuses it. */
-  async authenticate(header: string | undefined): Promise<KeyRecord> {
+  /**
+   * The key behind an `Authorization` header value, or the API error that refuses it. With the
+   * caller's `address`, a key with `allowed_ips` is refused from outside them.
+   */
+  async authenticate(header: string | undefined, address?: string): Promise<KeyRecord> {
+    return this.admissible(await this.identify(header), address);
+  }
+
+  /** Expiry (from its exact instant: 1003) and the address allowlist (1220) of a key that matched. */
+  private admissible(key: KeyRecord, address: string | undefined): KeyRecord {
+    if (key.policy === undefined) return key;
+    if (expired(key.policy, this.now())) {
+      throw tokenExpired(`API key expired at ${new Date(key.policy.expiresAt!).toISOString()}`);
+    }
+    if (address !== undefined && !addressAllowed(key.policy.allowedIps, address)) {
+      throw forbidden(`This API key may not be used from ${address}: it is limited to its allowed_ips`);
+    }
+    return key;
+  }
+
+  private async identify(header: string | undefined): Promise<KeyRecord> {
     const seen = header === undefined ? undefined : this.checked.get(header);
     if (seen !== undefined) {
       const key = await this.store.getKey(seen.id);
@@ -133,7 +198,16 @@ export class KeyService {
     if (dots !== 1) throw invalidToken('Invalid API key: expected "<id>.<secret>" or a signed token');
     const [id, secret] = token.split('.') as [string, string];
     const key = KEY_ID_PATTERN.test(id) ? await this.store.getKey(id) : undefined;
-    if (!key || !secretMatches(secret, key.secretHash)) throw invalidToken('Invalid API key');
+    if (key && !secretMatches(secret, key.secretHash)) {
+      // The secret a roll replaced, during its grace period only; never remembered as checked.
+      const previous = key.previous;
+      if (previous && previous.until > this.now() && secretMatches(secret, previous.secretHash)) {
+        if (key.revokedAt !== undefined) throw keyRevoked('API key has been revoked');
+        return key;
+      }
+      throw invalidToken('Invalid API key');
+    }
+    if (!key) throw invalidToken('Invalid API key');
     if (key.revokedAt !== undefined) throw keyRevoked('API key has been revoked');
     // Bounded like the store's own cache: at worst the secrets are hashed again.
     if (this.checked.size >= MAX_CHECKED_TOKENS) this.checked.clear();
@@ -155,7 +229,12 @@ export class KeyService {
     const jwt = parseJwt(token);
     if (!jwt) throw invalidToken('Invalid token: not an HS256 token with api_key and exp');
     const key = KEY_ID_PATTERN.test(jwt.apiKey) ? await this.store.getKey(jwt.apiKey) : undefined;
-    if (!key || !jwtSignatureValid(jwt, this.box.open(key.secretEncrypted))) {
+    const previous = key?.previous && key.previous.until > this.now() ? key.previous : undefined;
+    const signed =
+      key !== undefined &&
+      (jwtSignatureValid(jwt, this.box.open(key.secretEncrypted)) ||
+        (previous !== undefined && jwtSignatureValid(jwt, this.box.open(previous.secretEncrypted))));
+    if (!key || !signed) {
       throw invalidToken('Invalid token: unknown key or bad signature');
     }
     if (key.revokedAt !== undefined) throw keyRevoked('API key has been revoked');

@@ -85,6 +85,8 @@ function sameRow(a: KeyRecord, b: KeyRecord): boolean {
     a.secretEncrypted === b.secretEncrypted &&
     a.role === b.role &&
     a.endpoints.join() === b.endpoints.join() &&
-    JSON.stringify(a.limits) === JSON.stringify(b.limits)
+    JSON.stringify(a.limits) === JSON.stringify(b.limits) &&
+    JSON.stringify(a.policy) === JSON.stringify(b.policy) &&
+    JSON.stringify(a.previous) === JSON.stringify(b.previous)
   );
 }

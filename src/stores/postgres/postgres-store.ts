@@ -2,6 +2,7 @@ import pg from 'pg';
 import { Calendar } from '../../util/calendar.js';
 import { DependencyStatus } from '../dependency-status.js';
 import {
+  EMPTY_KEY,
   type KeyRow,
   keyFromRow,
   keyToParams,
@@ -10,7 +11,17 @@ import {
   type UsageTotalsRow,
 } from '../rows.js';
 import { movesMoney } from '../settlement.js';
-import type { KeyRecord, PurgeOptions, PurgeResult, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import type {
+  KeyRecord,
+  KeySettings,
+  PreviousSecret,
+  PurgeOptions,
+  PurgeResult,
+  Store,
+  UsageRecord,
+  UsageTotals,
+  UsageWindow,
+} from '../types.js';
 import { PostgresConversations } from './conversations.js';
 import { KEY_CHANNEL, KeyChangeListener } from './key-change-listener.js';
 import { KeyRowCache } from './key-row-cache.js';
@@ -181,8 +192,8 @@ export class PostgresStore implements Store {
 
   async createKey(key: KeyRecord): Promise<void> {
     await this.db.query(
-      `INSERT INTO api_keys (id, name, secret_hash, secret_encrypted, endpoints, role, limits, created_at, revoked_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO api_keys (id, name, secret_hash, secret_encrypted, endpoints, role, limits, created_at, revoked_at, policy, previous_secret)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       keyToParams(key),
     );
   }
@@ -209,6 +220,35 @@ export class PostgresStore implements Store {
        SELECT pg_notify($3, $4 || ':' || id) FROM changed`,
       [at, id, KEY_CHANNEL, this.schema],
       { idempotent: true }, // COALESCE keeps the first time; a second notification is harmless
+    );
+    this.keyCache.forget(id);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async updateKey(id: string, settings: KeySettings): Promise<boolean> {
+    const [, name, , , endpoints, , limits, , , policy] = keyToParams({ ...EMPTY_KEY, ...settings });
+    return this.changeKey(id, 'name = $4, endpoints = $5, limits = $6, policy = $7', [name, endpoints, limits, policy]);
+  }
+
+  async rollKey(
+    id: string,
+    secret: { secretHash: string; secretEncrypted: string },
+    previous: PreviousSecret | undefined,
+  ): Promise<boolean> {
+    const prior = previous === undefined ? null : JSON.stringify(previous);
+    return this.changeKey(id, 'secret_hash = $4, secret_encrypted = $5, previous_secret = $6', [
+      secret.secretHash,
+      secret.secretEncrypted,
+      prior,
+    ]);
+  }
+
+  /** One UPDATE of a key row that notifies the other processes' caches when it commits. */
+  private async changeKey(id: string, set: string, values: unknown[]): Promise<boolean> {
+    const result = await this.db.query(
+      `WITH changed AS (UPDATE api_keys SET ${set} WHERE id = $1 RETURNING id)
+       SELECT pg_notify($2, $3 || ':' || id) FROM changed`,
+      [id, KEY_CHANNEL, this.schema, ...values],
     );
     this.keyCache.forget(id);
     return (result.rowCount ?? 0) > 0;

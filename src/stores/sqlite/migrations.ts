@@ -227,4 +227,14 @@ export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX stored_responses_expires ON stored_responses (expires_at);
     `,
   },
+  {
+    // Governance: a key's allowlists, expiry and note; the secret a roll replaced; an account's own
+    // limits, allowlists and cap on keys.
+    version: 10,
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN policy TEXT;
+      ALTER TABLE api_keys ADD COLUMN previous_secret TEXT;
+      ALTER TABLE accounts ADD COLUMN policy TEXT;
+    `,
+  },
 ];

@@ -6,6 +6,7 @@ import { openSqliteFile } from '../../util/sqlite/driver.js';
 import { DependencyStatus } from '../dependency-status.js';
 import { StoreUnavailableError } from '../faults.js';
 import {
+  EMPTY_KEY,
   type KeyRow,
   keyFromRow,
   keyToParams,
@@ -13,7 +14,17 @@ import {
   USAGE_TOTALS_SELECT,
   type UsageTotalsRow,
 } from '../rows.js';
-import type { KeyRecord, PurgeOptions, PurgeResult, Store, UsageRecord, UsageTotals, UsageWindow } from '../types.js';
+import type {
+  KeyRecord,
+  KeySettings,
+  PreviousSecret,
+  PurgeOptions,
+  PurgeResult,
+  Store,
+  UsageRecord,
+  UsageTotals,
+  UsageWindow,
+} from '../types.js';
 import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteResponses } from './responses.js';
@@ -104,13 +115,17 @@ export class SqliteStore implements Store {
     const db = this.db;
     this.stmts = {
       insertKey: db.prepare(
-        `INSERT INTO api_keys (id, name, secret_hash, secret_encrypted, endpoints, role, limits, created_at, revoked_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO api_keys (id, name, secret_hash, secret_encrypted, endpoints, role, limits, created_at, revoked_at, policy, previous_secret)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getKey: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
       revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
+      updateKey: db.prepare('UPDATE api_keys SET name = ?, endpoints = ?, limits = ?, policy = ? WHERE id = ?'),
+      rollKey: db.prepare(
+        'UPDATE api_keys SET secret_hash = ?, secret_encrypted = ?, previous_secret = ? WHERE id = ?',
+      ),
       insertUsage: db.prepare(
         `INSERT INTO usage_records (key_id, operation, model, request_id, prompt_tokens, completion_tokens, status, latency_ms, created_at, journal_id, cost, cached_tokens)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (journal_id) DO NOTHING`,
@@ -168,6 +183,22 @@ export class SqliteStore implements Store {
   async revokeKey(id: string, at: number): Promise<boolean> {
     this.keyCache.delete(id);
     return this.stmts.revokeKey.run(at, id).changes > 0;
+  }
+
+  async updateKey(id: string, settings: KeySettings): Promise<boolean> {
+    this.keyCache.delete(id);
+    const [, name, , , endpoints, , limits, , , policy] = keyToParams({ ...EMPTY_KEY, ...settings });
+    return this.stmts.updateKey.run(name, endpoints, limits, policy, id).changes > 0;
+  }
+
+  async rollKey(
+    id: string,
+    secret: { secretHash: string; secretEncrypted: string },
+    previous: PreviousSecret | undefined,
+  ): Promise<boolean> {
+    this.keyCache.delete(id);
+    const prior = previous === undefined ? null : JSON.stringify(previous);
+    return this.stmts.rollKey.run(secret.secretHash, secret.secretEncrypted, prior, id).changes > 0;
   }
 
   async recordUsage(records: UsageRecord[]): Promise<void> {

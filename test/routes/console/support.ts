@@ -6,7 +6,7 @@ export interface ConsoleClient {
   cookie: string;
   csrf: string;
   call(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
     options?: { csrf?: string | null; cookie?: string | null },
