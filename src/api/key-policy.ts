@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { POLICY_BOUNDS } from '../services/keys/policy-input.js';
+/** How long a key's lists and note may be. */
+export const POLICY_BOUNDS = { listItems: 100, itemLength: 128, description: 1000 } as const;
 
 const { listItems, itemLength, description } = POLICY_BOUNDS;
 

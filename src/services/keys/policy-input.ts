@@ -1,3 +1,4 @@
+import { POLICY_BOUNDS } from '../../api/key-policy.js';
 import { invalidField } from '../../errors/errors.js';
 import type { KeyPolicy } from '../../stores/types.js';
 import { cidrProblem, MODEL_PATTERN } from './key-policy.js';
@@ -10,8 +11,6 @@ export interface PolicyInput {
   allowed_ips?: string[] | null | undefined;
   description?: string | null | undefined;
 }
-
-export const POLICY_BOUNDS = { listItems: 100, itemLength: 128, description: 1000 } as const;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 const modelPattern = new RegExp(MODEL_PATTERN);
