@@ -35,6 +35,7 @@ export const FunctionCallOutput = ReplyObject({
   arguments: Type.String({ description: 'JSON text of the arguments' }),
   call_id: Type.String({ description: '`call_` and 24 lowercase hex characters' }),
   name: Type.String(),
+  namespace: Type.Optional(Type.String({ description: 'The namespace tool the function belongs to' })),
 });
 
 export const CustomToolCallOutput = ReplyObject({
@@ -43,6 +44,7 @@ export const CustomToolCallOutput = ReplyObject({
   status: ItemStatus,
   call_id: Type.String(),
   name: Type.String(),
+  namespace: Type.Optional(Type.String({ description: 'The namespace tool the tool belongs to' })),
   input: Type.String(),
 });
 

@@ -53,6 +53,7 @@ const FunctionCallItem = Type.Object(
     type: Type.Literal('function_call'),
     call_id: Type.String({ minLength: 1 }),
     name: Type.String({ minLength: 1 }),
+    namespace: Type.Optional(Type.String({ description: 'The namespace tool the function belongs to' })),
     arguments: Type.String({ description: 'JSON text of the arguments' }),
   },
   open,
@@ -70,6 +71,7 @@ const CustomToolCallItem = Type.Object(
     type: Type.Literal('custom_tool_call'),
     call_id: Type.String({ minLength: 1 }),
     name: Type.String({ minLength: 1 }),
+    namespace: Type.Optional(Type.String({ description: 'The namespace tool the function belongs to' })),
     input: Type.String(),
   },
   open,
@@ -150,6 +152,20 @@ export const CustomToolParam = Type.Object(
   open,
 );
 
+/** Functions and free-form tools under a shared name (Codex's sub-agent tools). */
+export const NamespaceToolParam = Type.Object(
+  {
+    type: Type.Literal('namespace'),
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9_-]+$' }),
+    description: Type.Optional(Type.String()),
+    tools: Type.Array(Discriminated('type', [FunctionToolParam, CustomToolParam]), {
+      minItems: 1,
+      maxItems: MAX_TOOLS,
+    }),
+  },
+  open,
+);
+
 /** The hosted web search, served on the server's own search index. */
 export const WebSearchToolParam = Type.Object(
   {
@@ -181,6 +197,7 @@ const OtherTool = Type.Object({ type: StringEnum([...UNSERVED_TOOL_TYPES]) }, op
 export const ResponseToolParam = Discriminated('type', [
   FunctionToolParam,
   CustomToolParam,
+  NamespaceToolParam,
   WebSearchToolParam,
   OtherTool,
 ]);

@@ -144,6 +144,28 @@ describe('official openai SDK: responses on the test models', () => {
     expect(final.output_text).toBe(AFTER_TOOL_REPLY);
   });
 
+  it('calls a function of a namespace tool (as Codex sends its sub-agent tools) and answers its output', async () => {
+    const { strict: _strict, ...inner } = WEATHER;
+    const tools: OpenAI.Responses.Tool[] = [
+      { type: 'namespace', name: 'weather', description: 'Weather tools.', tools: [inner] },
+    ];
+    const first = await client.responses.create({ model: MODEL, input: QUESTION, tools, store: false });
+    const call = callOf(first);
+    expect(call).toMatchObject({ name: 'get_weather', namespace: 'weather' });
+    expect(JSON.parse(call.arguments)).toEqual({ city: 'Paris' });
+    const second = await client.responses.create({
+      model: MODEL,
+      tools,
+      store: false,
+      input: [
+        { role: 'user', content: QUESTION },
+        call,
+        { type: 'function_call_output', call_id: call.call_id, output: '{"sky":"sunny"}' },
+      ],
+    });
+    expect(second.output_text).toBe(AFTER_TOOL_REPLY);
+  });
+
   it('forces a call with tool_choice and one call at most with parallel_tool_calls: false', async () => {
     const response = await client.responses.create({
       model: MODEL,

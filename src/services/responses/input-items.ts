@@ -2,6 +2,7 @@ import type { ChatCompletionBody } from '../../api/chat.js';
 import type { InputItem } from '../../api/responses.js';
 import type { OutputItem } from '../../api/responses-reply.js';
 import { invalidField } from '../../errors/errors.js';
+import { chatToolName } from './tool-names.js';
 
 type BodyMessage = ChatCompletionBody['messages'][number];
 type AssistantMessage = Extract<BodyMessage, { role: 'assistant' }>;
@@ -28,10 +29,22 @@ export function outputAsInput(output: readonly OutputItem[]): InputItem[] {
         items.push({ type: 'message', role: 'assistant', content: item.content.map((c) => ({ ...c })) });
         break;
       case 'function_call':
-        items.push({ type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments });
+        items.push({
+          type: 'function_call',
+          call_id: item.call_id,
+          name: item.name,
+          ...(item.namespace === undefined ? {} : { namespace: item.namespace }),
+          arguments: item.arguments,
+        });
         break;
       case 'custom_tool_call':
-        items.push({ type: 'custom_tool_call', call_id: item.call_id, name: item.name, input: item.input });
+        items.push({
+          type: 'custom_tool_call',
+          call_id: item.call_id,
+          name: item.name,
+          ...(item.namespace === undefined ? {} : { namespace: item.namespace }),
+          input: item.input,
+        });
         break;
       case 'reasoning':
         items.push({ type: 'reasoning', summary: item.summary, ...(item.content ? { content: item.content } : {}) });
@@ -139,10 +152,10 @@ export function itemsToMessages(items: readonly InputItem[], place: ItemPlace): 
         }
         break;
       case 'function_call':
-        call(item.call_id, item.name, item.arguments);
+        call(item.call_id, chatToolName(item.name, item.namespace), item.arguments);
         break;
       case 'custom_tool_call':
-        call(item.call_id, item.name, customCallArguments(item.input));
+        call(item.call_id, chatToolName(item.name, item.namespace), customCallArguments(item.input));
         break;
       case 'function_call_output':
       case 'custom_tool_call_output':

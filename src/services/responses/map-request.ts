@@ -4,6 +4,7 @@ import { invalidField, missingField } from '../../errors/errors.js';
 import type { ChatModelSpec } from '../../models/catalogue.js';
 import type { TurnOptions } from '../chat/chat-service.js';
 import { CUSTOM_TOOL_ARGUMENT, itemsToMessages } from './input-items.js';
+import { type ClientTool, type ClientTools, chatToolName } from './tool-names.js';
 
 type ChatTool = NonNullable<ChatCompletionBody['tools']>[number];
 type BodyMessage = ChatCompletionBody['messages'][number];
@@ -12,8 +13,8 @@ type BodyMessage = ChatCompletionBody['messages'][number];
 export interface ChatTurn {
   body: ChatCompletionBody;
   options: TurnOptions;
-  /** Names of the custom (free-form) tools: their calls go back as `custom_tool_call` items. */
-  customTools: ReadonlySet<string>;
+  /** The function and custom tools by the name the model calls them (namespaced ones apart). */
+  tools: ClientTools;
   /** The query of the web search run before the model, when the `web_search` tool is on. */
   searchQuery: string | undefined;
   /** The conversation the response answers, as input items (what a continuation starts from). */
@@ -46,38 +47,26 @@ const MAX_QUERY_CHARS = 500;
 function chatTools(
   tools: readonly ResponseToolParam[],
   messages: readonly BodyMessage[],
-): { tools: ChatTool[]; custom: Set<string>; query: string | undefined } {
+): { tools: ChatTool[]; client: Map<string, ClientTool>; query: string | undefined } {
   const out: ChatTool[] = [];
-  const custom = new Set<string>();
+  const client = new Map<string, ClientTool>();
   let query: string | undefined;
+  const add = (tool: FunctionOrCustom, namespace: string | undefined, prefix: string) => {
+    const name = chatToolName(tool.name, namespace);
+    if (client.has(name)) throw invalidField('tools', `two tools are named ${name}`);
+    client.set(name, { name: tool.name, custom: tool.type === 'custom', ...(namespace ? { namespace } : {}) });
+    const description = [prefix, tool.description ?? ''].filter((d) => d !== '').join('\n\n');
+    const parameters = parametersOf(tool);
+    out.push({ type: 'function', function: { name, description, ...(parameters ? { parameters } : {}) } });
+  };
   tools.forEach((tool, i) => {
     switch (tool.type) {
       case 'function':
-        out.push({
-          type: 'function',
-          function: {
-            name: tool.name,
-            description: tool.description ?? '',
-            ...(tool.parameters ? { parameters: tool.parameters } : {}),
-          },
-        });
-        break;
       case 'custom':
-        custom.add(tool.name);
-        out.push({
-          type: 'function',
-          function: {
-            name: tool.name,
-            description: tool.description ?? '',
-            parameters: {
-              type: 'object',
-              properties: {
-                [CUSTOM_TOOL_ARGUMENT]: { type: 'string', description: 'The tool input, as free-form text' },
-              },
-              required: [CUSTOM_TOOL_ARGUMENT],
-            },
-          },
-        });
+        add(tool, undefined, '');
+        break;
+      case 'namespace':
+        for (const inner of tool.tools) add(inner, tool.name, tool.description ?? '');
         break;
       case 'web_search':
       case 'web_search_preview':
@@ -102,19 +91,34 @@ function chatTools(
         break;
       }
       default:
-        throw invalidField(
-          `tools[${i}].type`,
-          `the ${tool.type} tool is one of OpenAI's hosted tools, which this server does not run`,
-        );
+        throw invalidField(`tools[${i}].type`, unservedTool(tool.type));
     }
   });
-  const names = new Set<string>();
-  for (const t of out) {
-    if (t.type !== 'function') continue;
-    if (names.has(t.function.name)) throw invalidField('tools', `two tools are named ${t.function.name}`);
-    names.add(t.function.name);
+  return { tools: out, client, query };
+}
+
+/**
+ * Why a tool type is refused. `local_shell`, `shell` and `apply_patch` run on the client, but
+ * their calls come from models trained on them: a client offers them here as function or custom
+ * tools (Codex does for a model it does not know).
+ */
+function unservedTool(type: string): string {
+  if (type === 'local_shell' || type === 'shell' || type === 'apply_patch') {
+    return `the ${type} tool is built into OpenAI's own models only: offer it as a function or custom tool`;
   }
-  return { tools: out, custom, query };
+  return `the ${type} tool is one of OpenAI's hosted tools, which this server does not run`;
+}
+
+type FunctionOrCustom = Extract<ResponseToolParam, { type: 'namespace' }>['tools'][number];
+
+/** A function's own parameters; a custom tool's one free-form string. */
+function parametersOf(tool: FunctionOrCustom): Record<string, unknown> | undefined {
+  if (tool.type === 'function') return tool.parameters;
+  return {
+    type: 'object',
+    properties: { [CUSTOM_TOOL_ARGUMENT]: { type: 'string', description: 'The tool input, as free-form text' } },
+    required: [CUSTOM_TOOL_ARGUMENT],
+  };
 }
 
 /** `tool_choice`, checked against the tools given; `none` leaves the model no tools at all. */
@@ -128,10 +132,12 @@ function toolChoiceOptions(body: ResponseCreateBody, tools: ChatTool[]): { tools
       throw invalidField('tool_choice', '"required" needs at least one function or custom tool');
     return { tools, options: { toolChoice: 'required' } };
   }
-  if (!functions.some((t) => t.type === 'function' && t.function.name === choice.name)) {
+  const namespace = (choice as { namespace?: unknown }).namespace;
+  const name = chatToolName(choice.name, typeof namespace === 'string' ? namespace : undefined);
+  if (!functions.some((t) => t.type === 'function' && t.function.name === name)) {
     throw invalidField('tool_choice.name', `no ${choice.type} tool named ${choice.name} is given in tools`);
   }
-  return { tools, options: { toolChoice: { name: choice.name } } };
+  return { tools, options: { toolChoice: { name } } };
 }
 
 /** Thinking follows `reasoning.effort`: `none` and `minimal` turn it off. */
@@ -203,7 +209,7 @@ export function mapResponsesRequest(
       ...formatTurn,
       ...(body.parallel_tool_calls === false ? { parallelToolCalls: false } : {}),
     },
-    customTools: given.custom,
+    tools: given.client,
     searchQuery: choice.tools.some((t) => t.type === 'web_search') ? given.query : undefined,
     conversation,
   };

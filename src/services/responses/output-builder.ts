@@ -2,6 +2,7 @@ import type { OutputItem, ResponseStreamEvent } from '../../api/responses-reply.
 import type { ChatStreamPart } from '../../engines/chat/types.js';
 import { randomHex } from '../../ids/random-hex.js';
 import { CUSTOM_TOOL_ARGUMENT } from './input-items.js';
+import type { ClientTools } from './tool-names.js';
 
 /** An event of the stream before its `sequence_number` is given (the stream numbers them as they go out). */
 export type ItemEvent = DistributiveOmit<ResponseStreamEvent, 'sequence_number'>;
@@ -36,8 +37,8 @@ export class OutputBuilder {
   private readonly calls = new Map<number, OpenCall>();
 
   constructor(
-    /** Custom (free-form) tools' names: their calls become `custom_tool_call` items. */
-    private readonly customTools: ReadonlySet<string>,
+    /** The tools by the name the model calls them: custom ones' calls become `custom_tool_call` items. */
+    private readonly tools: ClientTools,
     /** The thought goes in the reasoning item's `summary` (asked for) or its `content`. */
     private readonly summary: boolean,
   ) {}
@@ -195,9 +196,28 @@ export class OutputBuilder {
     this.closeReasoning('completed', events);
     this.closeMessage('completed', events);
     const outputIndex = this.output.length;
-    const item: FunctionCall | CustomCall = this.customTools.has(name)
-      ? { id: itemId('ctc'), type: 'custom_tool_call', status: 'in_progress', call_id: callId, name, input: '' }
-      : { id: itemId('fc'), type: 'function_call', status: 'in_progress', arguments: '', call_id: callId, name };
+    // A name the request did not offer (a model that made one up) goes back as the model wrote it.
+    const tool = this.tools.get(name) ?? { name, custom: false };
+    const namespace = tool.namespace === undefined ? {} : { namespace: tool.namespace };
+    const item: FunctionCall | CustomCall = tool.custom
+      ? {
+          id: itemId('ctc'),
+          type: 'custom_tool_call',
+          status: 'in_progress',
+          call_id: callId,
+          name: tool.name,
+          ...namespace,
+          input: '',
+        }
+      : {
+          id: itemId('fc'),
+          type: 'function_call',
+          status: 'in_progress',
+          arguments: '',
+          call_id: callId,
+          name: tool.name,
+          ...namespace,
+        };
     this.calls.set(index, { item, outputIndex });
     this.output.push(item);
     events.push({ type: 'response.output_item.added', output_index: outputIndex, item: snapshot(item) });

@@ -67,7 +67,7 @@ export class ResponsesService {
       echo,
       chat,
       turn,
-      builder: new OutputBuilder(turn.customTools, summary !== null),
+      builder: new OutputBuilder(turn.tools, summary !== null),
       keyId,
       search: searchItem(chat, turn, body.include ?? []),
     };

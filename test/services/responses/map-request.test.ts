@@ -148,8 +148,55 @@ describe('Responses request → chat completion', () => {
         },
       },
     ]);
-    expect([...turn.customTools]).toEqual(['apply_patch']);
+    expect([...turn.tools]).toEqual([
+      ['w', { name: 'w', custom: false }],
+      ['apply_patch', { name: 'apply_patch', custom: true }],
+    ]);
     expect(turn.searchQuery).toBe('Find the news');
+  });
+
+  it('maps a namespace tool to one function per inner tool, named namespace__name, and its calls back', () => {
+    const turn = map({
+      input: [
+        { type: 'message', role: 'user', content: 'Spawn one.' },
+        { type: 'function_call', call_id: 'call_1', name: 'spawn', namespace: 'agents', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'spawned' },
+      ] as InputItem[],
+      tools: [
+        { type: 'function', name: 'exec' },
+        {
+          type: 'namespace',
+          name: 'agents',
+          description: 'Sub-agents.',
+          tools: [
+            { type: 'function', name: 'spawn', description: 'Spawn an agent', parameters: { type: 'object' } },
+            { type: 'custom', name: 'note' },
+          ],
+        },
+      ],
+      tool_choice: { type: 'function', name: 'spawn', namespace: 'agents' } as never,
+    });
+    expect(turn.body.tools?.map((t) => t.type === 'function' && [t.function.name, t.function.description])).toEqual([
+      ['exec', ''],
+      ['agents__spawn', 'Sub-agents.\n\nSpawn an agent'],
+      ['agents__note', 'Sub-agents.'],
+    ]);
+    expect(turn.tools.get('agents__spawn')).toEqual({ name: 'spawn', namespace: 'agents', custom: false });
+    expect(turn.tools.get('agents__note')).toEqual({ name: 'note', namespace: 'agents', custom: true });
+    expect(turn.options.toolChoice).toEqual({ name: 'agents__spawn' });
+    expect(turn.body.messages[1]).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: 'call_1', function: { name: 'agents__spawn', arguments: '{}' } }],
+    });
+    expect(() =>
+      map({
+        input: 'x',
+        tools: [
+          { type: 'function', name: 'a__b' },
+          { type: 'namespace', name: 'a', tools: [{ type: 'function', name: 'b' }] },
+        ],
+      }),
+    ).toThrow(/two tools are named a__b/);
   });
 
   it('maps tool_choice, parallel_tool_calls, text.format, reasoning and the sampling fields', () => {
@@ -193,6 +240,7 @@ describe('Responses request → chat completion', () => {
       'input[0].content[0]',
     ],
     [{ input: 'x', tools: [{ type: 'file_search' }] }, 1214, 'tools[0].type'],
+    [{ input: 'x', tools: [{ type: 'function', name: 'a' }, { type: 'local_shell' }] }, 1214, 'tools[1].type'],
     [
       {
         input: 'x',
@@ -223,5 +271,14 @@ describe('Responses request → chat completion', () => {
     expect(err.code).toBe(code);
     expect(err.field).toBe(field);
     expect(err.message).toContain(field);
+  });
+
+  it('says how to offer a client-run tool that only OpenAI’s models are trained on', () => {
+    for (const type of ['local_shell', 'shell', 'apply_patch'] as const) {
+      const err = refusal({ input: 'x', tools: [{ type }] } as Partial<ResponseCreateBody>);
+      expect(err.message).toContain('offer it as a function or custom tool');
+    }
+    const hosted = refusal({ input: 'x', tools: [{ type: 'code_interpreter' }] } as Partial<ResponseCreateBody>);
+    expect(hosted.message).toContain('hosted tools');
   });
 });

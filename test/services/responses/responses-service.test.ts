@@ -132,6 +132,28 @@ describe('ResponsesService: whole replies', () => {
     });
   });
 
+  it('a call of a namespaced tool goes back with its own name and its namespace, and continues', async () => {
+    const r = on(
+      new ScriptedChatEngine().replies([
+        { type: 'tool-call-start', index: 0, id: 'call_000000000000000000000004', name: 'agents__spawn' },
+        { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+        { type: 'tool-call-end', index: 0 },
+        finish('tool_calls'),
+      ]),
+    );
+    const tools = [
+      { type: 'namespace' as const, name: 'agents', tools: [{ type: 'function' as const, name: 'spawn' }] },
+    ];
+    const response = await r.complete({ tools, store: true });
+    expect(response.output[0]).toMatchObject({
+      type: 'function_call',
+      call_id: 'call_000000000000000000000004',
+      name: 'spawn',
+      namespace: 'agents',
+      arguments: '{}',
+    });
+  });
+
   it('passes the turn options to the engine', async () => {
     const engine = new ScriptedChatEngine().says('{}');
     const r = on(engine);
