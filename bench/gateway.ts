@@ -1,5 +1,5 @@
 /**
- * The request path's hot-path benchmark (issues 3 and 13; design.md §8): the FULL chat path of our
+ * The request path's hot-path benchmark (docs/benchmarks.md, "Gateway"): the FULL chat path of our
  * server (socket, routing, authentication, limiter, validation, rules, engine call, SSE parsing and
  * re-encoding or the JSON reply, usage record) against calling the same fake upstream directly, and
  * against a bare pass-through proxy measured in the same run as the floor any Node proxy pays.

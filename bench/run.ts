@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- NAME...]`: runs the benchmark modules one after the other, each in a child
  * process of its own (so that one's heap and JIT state do not skew the next), and prints one table
- * of every row (design.md §8). A module that fails or runs past its time limit gives an error row
+ * of every row (docs/benchmarks.md). A module that fails or runs past its time limit gives an error row
  * and the others still run. The table is also written to `.bench-out/results.json`.
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';

@@ -1,4 +1,4 @@
-/** One line of the benchmark table (design.md §8): a figure and the baseline measured in the same run. */
+/** One line of the benchmark table (docs/benchmarks.md): a figure and the baseline measured in the same run. */
 export interface BenchRow {
   /** What was measured, and against what. */
   name: string;

@@ -6,7 +6,7 @@ import { runHttp } from './http/run.js';
 import type { Measurement, PageScore } from './measure.js';
 
 /**
- * Reader extraction benchmark (design.md §8): token precision, recall and F1 against hand-checked
+ * Reader extraction benchmark (docs/benchmarks.md): token precision, recall and F1 against hand-checked
  * ground truth (data/README.md), pages per second and peak memory of the reader's own pipeline
  * (Readability on linkedom with the fallback and boilerplate rules, `text` format), beside Mozilla
  * Readability on jsdom measured the same way. Each extractor runs in a child process of its own so

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
 /**
- * Bounds on one request's work that belong to no other section (issue 19): what the tokenizer may
+ * Bounds on one request's work that belong to no other section: what the tokenizer may
  * fetch for media items, and how large a template the chat tools expand. Breaking one is a 1214
  * naming the field and the limit, or a 1261, before the work starts.
  */

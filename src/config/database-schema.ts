@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
 /**
- * `database:` where state lives and how an outage of it is met (issue 20: start-up wait, pool and
+ * `database:` where state lives and how an outage of it is met (start-up wait, pool and
  * query timeouts, retries, the key cache's TTL), and `redis:` the shared limiter's counters.
  */
 export const DatabaseConfigSchema = Type.Object(

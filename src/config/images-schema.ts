@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 
-/** `images:` image generation: the worker pool, its queue and the task leases (issue 9). */
+/** `images:` image generation: the worker pool, its queue and the task leases. */
 export const ImagesConfigSchema = Type.Object(
   {
     concurrency: Type.Integer({

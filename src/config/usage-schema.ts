@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
 /**
- * `usage:` how usage records reach the store (issues 19 and 20). Every record is first appended to
+ * `usage:` how usage records reach the store. Every record is first appended to
  * a journal file under the data directory, before the last byte of its reply is written; the store
  * gets it in batches after, retried until it takes it, and the journal is replayed at start-up.
  */

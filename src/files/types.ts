@@ -1,5 +1,5 @@
 /**
- * The file-store seam (design.md §3): bytes in, an unguessable id out, served by `GET /files/{id}`
+ * The file-store seam (docs/architecture.md, "Seams"): bytes in, an unguessable id out, served by `GET /files/{id}`
  * until the file expires. Images and agent artifacts go through it. Every implementation passes
  * test/contracts/file-store.contract.ts. Times are Unix milliseconds.
  */

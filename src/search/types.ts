@@ -1,5 +1,5 @@
 /**
- * The search-index seam (design.md §3). Routes and services see only these types; the embedded
+ * The search-index seam (docs/architecture.md, "Seams"). Routes and services see only these types; the embedded
  * SQLite FTS5 index, the PostgreSQL full-text index and upstream engines (SearXNG) live behind them.
  */
 

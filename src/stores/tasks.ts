@@ -1,5 +1,5 @@
 /**
- * The task queue seam (design.md §3): asynchronous tasks as leased rows. A task is written before
+ * The task queue seam (docs/architecture.md, "Seams"): asynchronous tasks as leased rows. A task is written before
  * its handle is returned; workers claim it with a lease that they renew; a lease that runs out
  * (the worker died) lets another worker claim it again. PROCESSING ends in SUCCESS or FAIL exactly
  * once. Every implementation passes test/contracts/task-store.contract.ts. Times are Unix ms.

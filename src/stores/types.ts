@@ -1,5 +1,5 @@
 /**
- * The store seam (design.md §3): keys, usage records, the request-id registry and cache entries.
+ * The store seam (docs/architecture.md, "Seams"): keys, usage records, the request-id registry and cache entries.
  * Every implementation passes test/contracts/store.contract.ts. Times are Unix milliseconds.
  */
 import type { KeyLimits } from '../config/schema.js';

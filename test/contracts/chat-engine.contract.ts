@@ -113,7 +113,7 @@ export function expectWellFormed(parts: ChatStreamPart[], options: ChatEngineCon
   }
 }
 
-/** The suite every chat engine passes (design.md §3): run it with a fresh engine per label. */
+/** The suite every chat engine passes (docs/architecture.md, "Seams"): run it with a fresh engine per label. */
 export function runChatEngineContract(
   label: string,
   setup: () => Promise<{ engine: ChatEngine; close(): Promise<void> }>,

@@ -74,7 +74,7 @@ const CORPUS: SearchDocument[] = [
 
 const urls = (hits: { url: string }[]) => hits.map((h) => h.url);
 
-/** The shared suite every SearchIndex implementation must pass (design.md §3). */
+/** The shared suite every SearchIndex implementation must pass (docs/architecture.md, "Seams"). */
 export function runSearchIndexContract(
   label: string,
   setup: (options?: { topK?: TopKOptions }) => Promise<SearchIndexFixture>,

@@ -21,7 +21,7 @@ const REGISTRIES = [
   'src/test-models/',
 ];
 
-/** Where `process.env` may be read: start-up (design.md §4: config is read once). */
+/** Where `process.env` may be read: start-up (docs/architecture.md, "Conventions": config is read once). */
 const ENVIRONMENT = ['src/main.ts', 'src/cli/', 'src/config/'];
 
 const squash = (text: string) => text.toLowerCase().replace(/[-_\s]/g, '');

@@ -16,7 +16,7 @@ import { expectErrorCode } from '../helpers/error-shapes.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The shared auth suite (design.md §7): every route of every operation, on every base it is
+ * The shared auth suite (docs/architecture.md, "Conventions"): every route of every operation, on every base it is
  * mounted on, through missing, malformed, wrong, revoked and out-of-scope credentials, and the
  * JWT forms the official SDKs send; then the admin routes.
  */

@@ -1,5 +1,5 @@
 /**
- * The chat-engine seam (design.md §3). Engines know their backend and nothing above them: they take
+ * The chat-engine seam (docs/architecture.md, "Seams"). Engines know their backend and nothing above them: they take
  * an engine-neutral request and yield typed stream parts; the SSE encoder and the non-stream folder
  * live above and never branch on which engine produced the parts.
  */

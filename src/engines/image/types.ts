@@ -1,5 +1,5 @@
 /**
- * The image-engine seam (design.md §3): a prompt and a size in, image bytes out. Engines know their
+ * The image-engine seam (docs/architecture.md, "Seams"): a prompt and a size in, image bytes out. Engines know their
  * backend's wire and nothing above it; the image service resizes, stores and serves the result and
  * never branches on which engine made it. Every engine passes test/contracts/image-engine.contract.ts.
  */

@@ -3,7 +3,7 @@ import { contextExceeded, invalidField } from '../../errors/errors.js';
 
 type BodyMessage = ChatCompletionBody['messages'][number];
 
-/** The `chat:` config section: how large a prompt the server builds or takes (issue 19). */
+/** The `chat:` config section: how large a prompt the server builds or takes. */
 export interface PromptBounds {
   templateMaxChars: number;
   templateMaxPlaceholders: number;

@@ -4,7 +4,7 @@ import type { KeyLimits } from '../../config/schema.js';
 export type Release = () => void;
 
 /**
- * The limiter seam (design.md §3): admits a request under its key's limits or throws the API
+ * The limiter seam (docs/architecture.md, "Seams"): admits a request under its key's limits or throws the API
  * error that refuses it (1302 concurrency, 1303 per minute, 1308 usage window, 1234 when the
  * limiter's backend cannot be reached). Every implementation passes test/contracts/limiter.contract.ts.
  */

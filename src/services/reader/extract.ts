@@ -190,8 +190,8 @@ function wholePage(doc: DomDocument): DomElement {
 }
 
 /**
- * Main content of a page: Readability, unless its pick is under a fixed word floor (design.md §9: a
- * fixed floor beats a ratio), in which case the whole page without its chrome is the content.
+ * Main content of a page: Readability, unless its pick is under a fixed word floor (a fixed floor
+ * beats a ratio: docs/architecture.md, "Reader and search"), in which case the whole page without its chrome is the content.
  * `parse` yields a fresh copy of the page each time it is called, its lazy images promoted and its
  * code blocks' languages marked (html-reader.ts).
  */

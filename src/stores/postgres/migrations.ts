@@ -41,7 +41,7 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = 
     `,
   },
   {
-    // Asynchronous tasks (issue 9): leased rows; the partial index serves claims and the queue count.
+    // Asynchronous tasks: leased rows; the partial index serves claims and the queue count.
     version: 2,
     sql: `
       CREATE TABLE tasks (

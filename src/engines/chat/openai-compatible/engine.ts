@@ -25,7 +25,7 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
   });
   const streamed = target(resolved.stream);
   // A client that takes the reply whole gets it from one JSON reply upstream: no stream to parse
-  // and fold (issue 13). The parts are the same.
+  // and fold. The parts are the same.
   const whole = target(false);
   const tokenizer = new UpstreamTokenizer(resolved, agent);
 
