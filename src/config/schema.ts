@@ -253,6 +253,19 @@ export const ConfigSchema = Type.Object(
           description:
             'Heap cap of each extraction thread; a page that needs more fails with 1234 and the thread is replaced (a 10 MB article needs about 350).',
         }),
+        extract_timeout_seconds: Type.Integer({
+          minimum: 1,
+          maximum: 600,
+          default: 30,
+          description:
+            "Longest a page may hold an extraction thread, whatever the read's `timeout`; a page past it fails with 1234 and the thread is replaced.",
+        }),
+        extract_queue_size: Type.Integer({
+          minimum: 1,
+          default: 256,
+          description:
+            'Pages waiting for an extraction thread, all keys together (served key by key; one key holds at most all threads but one); past it a read is refused with 1305.',
+        }),
         pdf_max_decoded_mb: Type.Integer({
           minimum: 1,
           default: 64,

@@ -12,9 +12,9 @@ export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
   summary: 'Read a web page as markdown, text or HTML',
   body: ReaderBody,
   reply: ReaderReply,
-  async handle({ body, services, identity, signal, request, reply }) {
+  async handle({ body, services, identity, signal, tenant, request, reply }) {
     const { request_id: _requestId, user_id: _userId, ...options } = body;
-    const { result, json } = await services.reader.readOutput(options, signal);
+    const { result, json } = await services.reader.readOutput(options, signal, tenant);
     if (services.config.search.index_reader_pages) {
       // The reply does not depend on the index: a failed write is logged, not the caller's error.
       services.search.index

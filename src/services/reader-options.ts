@@ -14,6 +14,8 @@ export function readerOptions(config: Config['reader'], store: Store): ReaderSer
     ...(config.workers > 0 ? { workers: config.workers } : {}),
     workerMemoryMb: config.worker_memory_mb,
     pdfMaxDecodedMb: config.pdf_max_decoded_mb,
+    extractTimeoutSeconds: config.extract_timeout_seconds,
+    extractQueueSize: config.extract_queue_size,
     ...(config.user_agent ? { userAgent: config.user_agent } : {}),
     ...(config.cache_ttl_seconds > 0
       ? {

@@ -37,11 +37,11 @@ describe('reader extraction off the event loop', () => {
   });
 
   /** Starts a read over a socket of its own; the caller may hang up with `destroy`. */
-  function startRead(url: string): http.ClientRequest {
+  function startRead(url: string, key = t.key): http.ClientRequest {
     const body = JSON.stringify({ url, no_cache: true, timeout: 120 });
     const request = http.request(`${base}/paas/v4/reader`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
     });
     request.on('error', () => {
       // Destroyed on purpose below: the client is the one leaving.
@@ -64,7 +64,8 @@ describe('reader extraction off the event loop', () => {
     });
 
   it('answers /health while both pages are in their threads, and hung-up reads end their jobs', async () => {
-    const reads = [startRead(`${siteOrigin}/huge`), startRead(`${siteOrigin}/long.pdf`)];
+    // Two keys: one key holds at most all threads but one.
+    const reads = [startRead(`${siteOrigin}/huge`), startRead(`${siteOrigin}/long.pdf`, await t.newKey())];
     await vi.waitFor(() => expect(t.services.reader.extraction().busy).toBe(2), { timeout: 20_000, interval: 10 });
     const busyAtReply: number[] = [];
     for (let i = 0; i < 5; i++) {

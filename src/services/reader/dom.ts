@@ -1,4 +1,5 @@
 import { parseHTML } from '#linkedom';
+import { boundNesting } from './bound-nesting.js';
 
 /**
  * The slice of the DOM the reader uses, typed here because the project compiles without the DOM lib
@@ -61,7 +62,7 @@ export function parseDocument(html: string): DomDocument {
     : /<(head|body)[\s>]/i.test(html)
       ? `<!doctype html><html>${html}</html>`
       : `<!doctype html><html><head></head><body>${html}</body></html>`;
-  const { document } = parseHTML(source) as unknown as { document: DomDocument };
+  const { document } = parseHTML(boundNesting(source, MAX_NESTING)) as unknown as { document: DomDocument };
   capNesting(document.documentElement, MAX_NESTING);
   return document;
 }

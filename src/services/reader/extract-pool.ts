@@ -1,5 +1,7 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { overloaded } from '../../errors/errors.js';
 import type { Deadline } from '../../net/deadline.js';
+import { FairGate } from '../../util/fair-gate.js';
 import type { ThreadReading, WorkerJob, WorkerReply } from './extract-worker.js';
 import type { PageJob } from './read-page.js';
 
@@ -9,13 +11,19 @@ import type { PageJob } from './read-page.js';
  * (unreferenced, they keep no process alive). Each job runs under its read's deadline: when the
  * deadline passes, or the client leaves, the thread is terminated (synchronous parsing cannot be
  * interrupted any other way) and a new one takes its place. A thread's heap is capped at `memoryMb`;
- * a page that needs more ends the thread, and only that page fails.
+ * a page that needs more ends the thread, and only that page fails. A page holds a thread for at most
+ * `maxSeconds`, whatever its read's timeout. Pages waiting for a thread are served lane by lane (a
+ * lane: a key), and one lane holds at most all threads but one.
  */
 export interface ExtractPoolOptions {
   /** Threads at most. */
   size: number;
   /** Old-generation heap of each thread, MB. */
   memoryMb: number;
+  /** Longest a page may hold a thread, seconds, whatever its read's own timeout. */
+  maxSeconds: number;
+  /** Pages waiting for a thread, all callers together; past it a read is refused with 1305. */
+  queueSize: number;
 }
 
 export interface ExtractPoolStats {
@@ -31,8 +39,9 @@ export interface ExtractPool {
    * Reads a page in a thread. A job past its deadline or over the memory cap resolves as a failed
    * reading with the reason; a client that leaves rejects it with the signal's reason.
    * `transfer`: the caller hands over the body's memory (no copy; its Buffer is unusable after).
+   * `lane`: whose page it is (a key or account): pages waiting for a thread are served lane by lane.
    */
-  read(job: PageJob, deadline: Deadline, options?: { transfer?: boolean }): Promise<ThreadReading>;
+  read(job: PageJob, deadline: Deadline, options?: { transfer?: boolean; lane?: string }): Promise<ThreadReading>;
   stats(): ExtractPoolStats;
   close(): Promise<void>;
 }
@@ -42,6 +51,10 @@ interface Task {
   job: PageJob;
   transfer: ArrayBuffer[];
   deadline: Deadline;
+  lane: string;
+  /** Counted among its lane's pages (in line for a thread or on one); else held back. */
+  admitted: boolean;
+  settled: boolean;
   slot?: Slot;
   settle(outcome: { reading: ThreadReading } | { error: unknown }): void;
 }
@@ -49,17 +62,30 @@ interface Task {
 interface Slot {
   worker: Worker;
   task?: Task;
+  /** Ends the task when it has held the thread for the pool's `maxSeconds`. */
+  timer?: NodeJS.Timeout;
+  /** The thread has loaded its modules (a new thread's start-up does not count against a page). */
+  ready?: boolean;
 }
 
 export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   const slots = new Set<Slot>();
   const idle: Slot[] = [];
-  const queue: Task[] = [];
+  // A place is a thread's turn: pages wait for one lane by lane (a key's burst delays another key's
+  // page by one page per waiting key, not by the whole burst), at most `queueSize` of them.
+  const fullMessage = `too many pages are waiting to be extracted (reader.extract_queue_size = ${options.queueSize}); retry shortly`;
+  const places = new FairGate(options.size, { limit: options.queueSize, fullMessage, retryAfter: 1 });
+  // One lane holds at most all threads but one, so that another caller's page always finds one.
+  const laneShare = Math.max(1, options.size - 1);
+  const admitted = new Map<string, number>();
+  const held = new Map<string, Task[]>();
+  let heldCount = 0;
   let nextId = 0;
   let recycled = 0;
   let closed = false;
   const limits: ResourceLimits = { maxOldGenerationSizeMb: options.memoryMb };
   const overMemory = `the page needs more than ${options.memoryMb} MB of memory to extract (reader.worker_memory_mb)`;
+  const overTime = `the page took more than ${options.maxSeconds} s to extract (reader.extract_timeout_seconds)`;
 
   function spawn(): Slot {
     const slot: Slot = { worker: startWorker(limits) };
@@ -73,11 +99,26 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     return slot;
   }
 
+  /** The task leaves its thread; the place goes to the next page waiting. */
+  function release(slot: Slot): Task | undefined {
+    const task = slot.task;
+    clearTimeout(slot.timer);
+    slot.task = undefined;
+    slot.timer = undefined;
+    if (task) places.leave();
+    return task;
+  }
+
   /** A job's reply: the thread is free again. */
   function finish(slot: Slot, reply: WorkerReply): void {
+    if ('ready' in reply) {
+      slot.ready = true;
+      if (slot.task) startTimer(slot, slot.task);
+      return;
+    }
     const task = slot.task;
     if (!task || task.id !== reply.id) return;
-    slot.task = undefined;
+    release(slot);
     slot.worker.unref();
     idle.push(slot);
     task.settle(
@@ -85,7 +126,6 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
         ? { reading: reply.reading }
         : { reading: { ok: false, reason: `the extraction failed (${reply.crashed})` } },
     );
-    pump();
   }
 
   /** The thread is gone (out of memory, crashed, or terminated by us): its job, if any, fails. */
@@ -93,41 +133,108 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     if (!slots.delete(slot)) return;
     const at = idle.indexOf(slot);
     if (at >= 0) idle.splice(at, 1);
-    const task = slot.task;
-    slot.task = undefined;
+    const task = release(slot);
     if (task) {
       recycled++;
       task.settle({ reading: { ok: false, reason } });
     }
-    pump();
   }
 
   /** Ends a running job's thread now; the next job gets a new one. */
   function recycle(slot: Slot): void {
     slots.delete(slot);
-    slot.task = undefined;
+    release(slot);
     recycled++;
     void slot.worker.terminate();
-    pump();
   }
 
-  function pump(): void {
-    while (queue.length > 0 && !closed) {
-      const slot = idle.pop() ?? (slots.size < options.size ? spawn() : undefined);
-      if (!slot) return;
-      const task = queue.shift() as Task;
-      slot.task = task;
-      task.slot = slot;
-      slot.worker.ref();
-      slot.worker.postMessage({ id: task.id, job: task.job } satisfies WorkerJob, task.transfer);
+  /** The task has a place: it runs on an idle thread, or a new one. */
+  function run(task: Task): void {
+    if (closed) {
+      task.settle({ error: new Error('the reader is closed') });
+      return;
+    }
+    const slot = idle.pop() ?? spawn();
+    slot.task = task;
+    task.slot = slot;
+    if (slot.ready) startTimer(slot, task);
+    slot.worker.ref();
+    slot.worker.postMessage({ id: task.id, job: task.job } satisfies WorkerJob, task.transfer);
+  }
+
+  /** In line for a thread, or held back while its lane has its share of threads. */
+  function admit(task: Task): void {
+    const { lane } = task;
+    const count = admitted.get(lane) ?? 0;
+    const full = !places.hasRoom && places.waiting + heldCount >= options.queueSize;
+    if (full && !pushOutFor(lane)) {
+      task.settle({ error: overloaded(fullMessage, { retryAfter: 1 }) });
+      return;
+    }
+    if (count >= laneShare) {
+      const line = held.get(lane);
+      if (line) line.push(task);
+      else held.set(lane, [task]);
+      heldCount++;
+      return;
+    }
+    admitted.set(lane, count + 1);
+    task.admitted = true;
+    const { signal } = task.deadline;
+    places.enter(lane, signal).then(
+      () => (task.settled ? places.leave() : run(task)),
+      (error: unknown) => (signal.aborted ? cancel(task) : task.settle({ error })),
+    );
+  }
+
+  /**
+   * The queue is full: as in the fair queue, a lane holding back two pages more than `lane` gives up
+   * its newest, so that one key filling the queue cannot lock the others out.
+   */
+  function pushOutFor(lane: string): boolean {
+    const own = held.get(lane)?.length ?? 0;
+    let longest: Task[] | undefined;
+    for (const line of held.values()) if (!longest || line.length > longest.length) longest = line;
+    const victim = longest && longest.length >= own + 2 ? longest.at(-1) : undefined;
+    victim?.settle({ error: overloaded(fullMessage, { retryAfter: 1 }) });
+    return victim !== undefined;
+  }
+
+  /** The task is settled: its lane's share frees up, or it leaves the held pages. */
+  function leaveLane(task: Task): void {
+    const { lane } = task;
+    if (!task.admitted) {
+      const line = held.get(lane);
+      const at = line?.indexOf(task) ?? -1;
+      if (line && at >= 0) {
+        line.splice(at, 1);
+        heldCount--;
+      }
+      if (line?.length === 0) held.delete(lane);
+      return;
+    }
+    const count = (admitted.get(lane) ?? 1) - 1;
+    if (count > 0) admitted.set(lane, count);
+    else admitted.delete(lane);
+    const next = held.get(lane)?.shift();
+    if (held.get(lane)?.length === 0) held.delete(lane);
+    if (next) {
+      heldCount--;
+      admit(next);
     }
   }
 
-  /** The deadline passed or the client left: the job leaves the queue, or its thread ends. */
+  function startTimer(slot: Slot, task: Task): void {
+    slot.timer = setTimeout(() => {
+      if (slot.task !== task) return;
+      recycle(slot);
+      task.settle({ reading: { ok: false, reason: overTime } });
+    }, options.maxSeconds * 1000);
+  }
+
+  /** The deadline passed or the client left: a running job's thread ends (a waiting one left its lane). */
   function cancel(task: Task): void {
-    const at = queue.indexOf(task);
-    if (at >= 0) queue.splice(at, 1);
-    else if (task.slot && task.slot.task === task) recycle(task.slot);
+    if (task.slot && task.slot.task === task) recycle(task.slot);
     const { deadline } = task;
     if (deadline.timedOut())
       task.settle({
@@ -141,16 +248,19 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
       if (closed) return Promise.reject(new Error('the reader is closed'));
       const { signal } = deadline;
       return new Promise<ThreadReading>((resolve, reject) => {
-        let done = false;
         const task: Task = {
           id: ++nextId,
           job,
           transfer: readOptions.transfer ? transferable(job.body) : [],
           deadline,
+          lane: readOptions.lane ?? '',
+          admitted: false,
+          settled: false,
           settle(outcome) {
-            if (done) return;
-            done = true;
+            if (task.settled) return;
+            task.settled = true;
             signal.removeEventListener('abort', onAbort);
+            leaveLane(task);
             if ('reading' in outcome) resolve(outcome.reading);
             else reject(outcome.error);
           },
@@ -158,22 +268,25 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
         const onAbort = () => cancel(task);
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
-        queue.push(task);
-        pump();
+        admit(task);
       });
     },
     stats: () => ({
       threads: slots.size,
       busy: [...slots].filter((slot) => slot.task).length,
-      waiting: queue.length,
+      waiting: places.waiting + heldCount,
       recycled,
     }),
     async close() {
       closed = true;
       const error = new Error('the reader is closed');
-      for (const task of queue.splice(0)) task.settle({ error });
+      places.clear(error);
+      for (const line of [...held.values()]) for (const task of [...line]) task.settle({ error });
       const workers = [...slots].map((slot) => slot.worker);
-      for (const slot of slots) slot.task?.settle({ error });
+      for (const slot of slots) {
+        clearTimeout(slot.timer);
+        slot.task?.settle({ error });
+      }
       slots.clear();
       idle.length = 0;
       await Promise.all(workers.map((worker) => worker.terminate()));

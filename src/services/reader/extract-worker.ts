@@ -23,7 +23,11 @@ export type ThreadReading =
   | (Omit<Extract<PageReading, { ok: true }>, 'result'> & { json: Uint8Array })
   | Extract<PageReading, { ok: false }>;
 
-export type WorkerReply = { id: number; reading: ThreadReading } | { id: number; crashed: string };
+export type WorkerReply =
+  | { id: number; reading: ThreadReading }
+  | { id: number; crashed: string }
+  /** Sent once the thread's modules are loaded: a page's time cap runs from then. */
+  | { ready: true };
 
 const port = parentPort;
 if (!port) throw new Error('extract-worker.ts runs in a worker thread');
@@ -39,6 +43,8 @@ function reply(to: MessagePort, id: number, reading: PageReading): void {
   const owned = buffer instanceof ArrayBuffer && json.byteOffset === 0 && json.byteLength === buffer.byteLength;
   to.postMessage({ id, reading: { ...rest, json } } satisfies WorkerReply, owned ? [buffer] : []);
 }
+
+port.postMessage({ ready: true } satisfies WorkerReply);
 
 port.on('message', (message: WorkerJob) => {
   readPage(message.job)

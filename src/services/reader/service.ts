@@ -23,12 +23,13 @@ export interface ReaderOutput {
 }
 
 export interface ReaderService {
-  read(request: ReaderRequest, signal?: CancelSignal): Promise<ReaderResult>;
+  /** `tenant`: whose read it is (the key's id): pages waiting for an extraction thread take turns by tenant. */
+  read(request: ReaderRequest, signal?: CancelSignal, tenant?: string): Promise<ReaderResult>;
   /**
    * As `read`, with the result's JSON serialized in the extraction thread (or as the cache kept it):
    * the route writes those bytes as they are, so a result of megabytes does not hold up the event loop.
    */
-  readOutput(request: ReaderRequest, signal?: CancelSignal): Promise<ReaderOutput>;
+  readOutput(request: ReaderRequest, signal?: CancelSignal, tenant?: string): Promise<ReaderOutput>;
   /** The extraction threads: how many, how busy, how many were ended mid-page. */
   extraction(): ExtractPoolStats;
   /**
@@ -51,6 +52,8 @@ const DEFAULTS = {
   userAgent: 'Mozilla/5.0 (compatible; gen-platform-reader/0.1)',
   workerMemoryMb: 512,
   pdfMaxDecodedMb: 64,
+  extractTimeoutSeconds: 30,
+  extractQueueSize: 256,
 };
 
 const encoder = new TextEncoder();
@@ -99,16 +102,18 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
   const pool = createExtractPool({
     size: threads,
     memoryMb: options.workerMemoryMb ?? DEFAULTS.workerMemoryMb,
+    maxSeconds: options.extractTimeoutSeconds ?? DEFAULTS.extractTimeoutSeconds,
+    queueSize: options.extractQueueSize ?? DEFAULTS.extractQueueSize,
   });
 
   /** Parsing, extraction and formatting happen in a thread of the pool, under the read's deadline. */
-  async function extract(job: PageJob, deadline: Deadline, transfer: boolean): Promise<Extracted> {
-    const reading = await pool.read(job, deadline, { transfer });
+  async function extract(job: PageJob, deadline: Deadline, transfer: boolean, lane: string): Promise<Extracted> {
+    const reading = await pool.read(job, deadline, { transfer, lane });
     if (!reading.ok) throw upstreamFailure(job.url, reading.reason);
     return reading;
   }
 
-  async function readFresh(request: ReaderRequest, deadline: Deadline): Promise<Extracted> {
+  async function readFresh(request: ReaderRequest, deadline: Deadline, tenant: string): Promise<Extracted> {
     let page: FetchedBody;
     try {
       page = await fetcher.get(request.url, limits, deadline);
@@ -116,25 +121,30 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
       throw readerFetchError(error, request.url);
     }
     if (browserMode === 'always' && contentKind(page.contentType, page.body) === 'html')
-      return render(page, request, deadline);
+      return render(page, request, deadline, tenant);
     const job = { body: page.body, contentType: page.contentType, url: page.url, request, pdfMaxDecodedBytes };
     // The body goes to the thread without a copy unless the browser may still need it.
-    const read = await extract(job, deadline, browserMode === 'never');
+    const read = await extract(job, deadline, browserMode === 'never', tenant);
     const sparse = read.words !== undefined && read.words < SPARSE_WORDS && read.hasScripts === true;
-    return browserMode === 'auto' && sparse ? render(page, request, deadline) : read;
+    return browserMode === 'auto' && sparse ? render(page, request, deadline, tenant) : read;
   }
 
-  async function render(page: FetchedBody, request: ReaderRequest, deadline: Deadline): Promise<Extracted> {
+  async function render(
+    page: FetchedBody,
+    request: ReaderRequest,
+    deadline: Deadline,
+    tenant: string,
+  ): Promise<Extracted> {
     renderer ??= createRenderer(options.chromiumPath ?? DEFAULTS.chromiumPath);
     const rendered = await renderer.render(
       { fetcher, userAgent: limits.userAgent, maxBytes: limits.maxBytes, document: page },
       deadline,
     );
     const job = { body: rendered.html, contentType: 'text/html', url: rendered.url, request };
-    return extract(job, deadline, false);
+    return extract(job, deadline, false, tenant);
   }
 
-  async function readOutput(request: ReaderRequest, signal?: CancelSignal): Promise<ReaderOutput> {
+  async function readOutput(request: ReaderRequest, signal?: CancelSignal, tenant = ''): Promise<ReaderOutput> {
     try {
       parseFetchableUrl(request.url);
     } catch (error) {
@@ -148,7 +158,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     const deadline = createDeadline(request.timeout ?? DEFAULTS.timeoutSeconds, signal);
     let json: Uint8Array;
     try {
-      ({ json } = await readFresh(request, deadline));
+      ({ json } = await readFresh(request, deadline, tenant));
     } finally {
       deadline.dispose();
     }
@@ -161,14 +171,16 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
   }
 
   return {
-    read: async (request, signal) => (await readOutput(request, signal)).result,
+    read: async (request, signal, tenant) => (await readOutput(request, signal, tenant)).result,
     readOutput,
     extraction: () => pool.stats(),
     async warmUp() {
       const deadline = createDeadline(DEFAULTS.timeoutSeconds);
       try {
         // Reads queued together each start a thread of their own (extract-pool.ts).
-        const reads = Array.from({ length: threads }, () => pool.read(WARM_UP_PAGE, deadline));
+        const reads = Array.from({ length: threads }, (_, n) =>
+          pool.read(WARM_UP_PAGE, deadline, { lane: `warm-up ${n}` }),
+        );
         for (const reading of await Promise.all(reads))
           if (!reading.ok) throw new Error(`the reader's extraction threads did not start: ${reading.reason}`);
       } finally {

@@ -66,4 +66,8 @@ export interface ReaderServiceOptions {
    * streams are memory outside the heap cap); past it the read fails with 1234. Default 64.
    */
   pdfMaxDecodedMb?: number;
+  /** Longest a page may hold an extraction thread, seconds, whatever the read's timeout. Default 30. */
+  extractTimeoutSeconds?: number;
+  /** Pages waiting for an extraction thread, all callers together; past it 1305. Default 256. */
+  extractQueueSize?: number;
 }
