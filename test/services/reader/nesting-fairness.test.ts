@@ -92,7 +92,9 @@ describe('extraction queue', () => {
       // A's second page waits although a thread is free: one key never holds every thread.
       expect(reader.extraction()).toMatchObject({ busy: 1, waiting: 1 });
       const b = await timed(() => reader.read({ url: `${origin}/tiny`, no_cache: true }, undefined, 'B'));
-      expect(b).toBeLessThanOrEqual(Math.max(3 * usual, 50));
+      // 3 lone reads; the floor absorbs scheduling noise of a loaded 2-core machine (A's page keeps
+      // one core busy meanwhile). Before the bound and the lanes, B waited for both deep pages: ~60 s.
+      expect(b).toBeLessThanOrEqual(Math.max(3 * usual, 300));
       for (const result of await Promise.all(deep)) expect(result.content.trim()).toBe('');
     } finally {
       await reader.close();
