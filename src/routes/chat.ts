@@ -1,6 +1,7 @@
 import { ChatCompletionBody } from '../api/chat.js';
 import { ChatCompletionChunk, ChatCompletionReply } from '../api/chat-reply.js';
 import { checkMaxTokens, checkMessageList } from '../api/rules.js';
+import { checkToolSchemas } from '../api/schema-depth.js';
 import { modelNotConfigured } from '../errors/errors.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { JSON_TYPE } from '../server/json-type.js';
@@ -18,6 +19,7 @@ export const chatCompletions = defineOperation<ChatCompletionBody, typeof ChatCo
   rules(body) {
     checkMessageList(body.messages, { assistantNeedsContent: true });
     checkMaxTokens(body.model, body.max_tokens);
+    checkToolSchemas(body.tools);
   },
   async handle(ctx) {
     const { body, services, identity, signal, request, reply } = ctx;

@@ -1,5 +1,6 @@
 import { ResponseCreateBody, ResponseIdParams } from '../api/responses.js';
 import { OpenAiErrorReply, ResponseDeleted, ResponseObject, ResponseStreamEvent } from '../api/responses-reply.js';
+import { checkToolSchemas } from '../api/schema-depth.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { openAiErrorBody } from '../server/openai-error.js';
@@ -20,6 +21,7 @@ const createOn = (base: Operation['base'], id: string) =>
     reply: ResponseObject,
     chunk: ResponseStreamEvent,
     errors,
+    rules: (body) => checkToolSchemas(body.tools),
     async handle(ctx) {
       const { body, services, key, identity, signal, request, reply } = ctx;
       const responses = services.responses;

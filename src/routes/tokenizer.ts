@@ -1,4 +1,5 @@
 import { checkMessageList } from '../api/rules.js';
+import { checkToolSchemas } from '../api/schema-depth.js';
 import { TokenizerBody } from '../api/tokenizer.js';
 import { TokenizerReply } from '../api/tokenizer-reply.js';
 import { modelNotConfigured } from '../errors/errors.js';
@@ -14,6 +15,7 @@ export const tokenizer = defineOperation<TokenizerBody, typeof TokenizerReply>({
   reply: TokenizerReply,
   rules(body) {
     checkMessageList(body.messages, { assistantNeedsContent: false });
+    checkToolSchemas(body.tools);
   },
   async handle(ctx) {
     const { body, services, identity, usage } = ctx;
