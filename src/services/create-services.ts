@@ -166,6 +166,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     log,
     configDir: context.configDir,
     tracer: options.tracer,
+    usage,
   });
   const audit = openAudit(config, store, options.auditLog);
   const keyAdmin = new KeyAdmin(keys, store, audit);

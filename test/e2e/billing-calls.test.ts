@@ -263,6 +263,35 @@ describe('priced images and calls', () => {
     expect(await reconciled(account)).toBe(250_000);
   });
 
+  it('an asynchronous image holds its price from submission and is billed once made', async () => {
+    const { account, key } = await funded('0.40');
+    const submit = () =>
+      t.post(
+        '/paas/v4/async/images/generations',
+        { model: 'gen-image', prompt: 'a fox', size: '1280x1280', quality: 'hd' },
+        key,
+      );
+    const first = await submit();
+    expect(first.body).toMatchObject({ task_status: 'PROCESSING' });
+    // Held by the task while it waits or runs: a second one does not fit.
+    const second = await submit();
+    if (second.status === 429) expect(second.body['error']).toMatchObject({ code: '1113' });
+    const ids = [first, second].filter((r) => r.status === 200).map((r) => r.body['id'] as string);
+    for (const id of ids) {
+      for (let i = 0; i < 200; i++) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/paas/v4/async-result/${id}`,
+          headers: { authorization: `Bearer ${key}` },
+        });
+        if ((res.json() as { task_status: string }).task_status !== 'PROCESSING') break;
+        await sleep(50);
+      }
+    }
+    expect(ids).toHaveLength(1);
+    expect(await reconciled(account)).toBe(150_000);
+  });
+
   it('bills web search per call', async () => {
     const { account, key } = await funded('0.006');
     const search = () => t.post('/paas/v4/web_search', { search_engine: 'search-prime', search_query: 'limits' }, key);

@@ -4,6 +4,7 @@ import type { ImageQuality, ImageRequest } from '../../engines/image/types.js';
 import { notFound, overloaded, unknownModel, upstreamFailure } from '../../errors/errors.js';
 import type { FileStore, StoredFile } from '../../files/types.js';
 import { imageModel } from '../../models/catalogue.js';
+import type { MoneyStore } from '../../stores/money.js';
 import type { TaskRecord, TaskStore } from '../../stores/tasks.js';
 import { inSpan, type Tracer } from '../../telemetry/tracer.js';
 import { abortSignalOf, type CancelSignal } from '../../util/cancel-signal.js';
@@ -11,6 +12,7 @@ import type { CallMeter } from '../billing/call-meter.js';
 import { reserveImages } from '../billing/priced-call.js';
 import type { SafetyService } from '../safety/safety-service.js';
 import { contentFilter } from '../safety/safety-service.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { fitToSize } from './fit-size.js';
 import type { ImageEngineDirectory } from './image-directory.js';
 import type { JobSlots } from './job-slots.js';
@@ -37,6 +39,14 @@ interface TaskInput {
   request: ImageRequest;
   model: string;
   contentFilter: ContentFilter;
+  /** A priced task: what it holds from submission until it ends, and bills once its image is made. */
+  billing?: TaskBilling;
+}
+
+interface TaskBilling {
+  reservationId: string;
+  accountId: string;
+  amount: number;
 }
 
 export interface ImageServiceDeps {
@@ -50,6 +60,10 @@ export interface ImageServiceDeps {
   kick?: () => void;
   /** When tracing is on: a span per job and per engine call. */
   tracer?: Tracer | undefined;
+  /** Where a priced task's cost is recorded (the record settles its reservation). */
+  usage?: Pick<UsageRecorder, 'record'>;
+  /** Where a priced task that failed gives its reservation back. */
+  money?: Pick<MoneyStore, 'release'>;
 }
 
 /** Image generation, sync and async, over one engine path: check, resolve, generate, fit, store. */
@@ -78,7 +92,15 @@ export class ImageService {
   }
 
   /** Async: the task is written before its handle is returned; a worker (here or elsewhere) runs it. */
-  async submit(input: ImageInput, ids: { id: string; requestId: string; keyId: string }): Promise<TaskRecord> {
+  /**
+   * Priced (`meter`, the task's own: its reservation outlives the request): the image's price is
+   * reserved before the task is written, billed by the worker that makes it, released if it fails.
+   */
+  async submit(
+    input: ImageInput,
+    ids: { id: string; requestId: string; keyId: string },
+    meter?: CallMeter,
+  ): Promise<TaskRecord> {
     const prepared = await this.prepare(input, new AbortController().signal, ids.keyId);
     const { tasks, config } = this.deps;
     const now = Date.now();
@@ -87,8 +109,23 @@ export class ImageService {
         retryAfter: 10,
       });
     }
+    if (meter) {
+      const { size, quality } = prepared.request;
+      const amount = await reserveImages(meter, input.model, {
+        size: `${size.width}x${size.height}`,
+        quality,
+        count: 1,
+      });
+      if (meter.reserved)
+        prepared.billing = { reservationId: meter.reservationId, accountId: meter.accountId!, amount };
+    }
     const task = { ...ids, kind: IMAGE_TASK_KIND, model: input.model, input: JSON.stringify(prepared), createdAt: now };
-    await tasks.create(task);
+    try {
+      await tasks.create(task);
+    } catch (err) {
+      if (prepared.billing) await this.releaseTask(prepared.billing);
+      throw err;
+    }
     this.deps.kick?.();
     return {
       ...task,
@@ -126,7 +163,45 @@ export class ImageService {
       file: { id: file.id, extension: file.extension },
       contentFilter: input.contentFilter,
     };
+    if (input.billing) await this.billTask(task, input.model, input.billing);
     return JSON.stringify(outcome);
+  }
+
+  /** A task that failed for good: what it held is given back. */
+  async taskFailed(task: TaskRecord): Promise<void> {
+    const billing = (JSON.parse(task.input) as TaskInput).billing;
+    if (billing) await this.releaseTask(billing);
+  }
+
+  /**
+   * The image of a priced task is made: its usage record carries its cost and settles its
+   * reservation. The record's id is the task's, so a task run again (its worker died after this)
+   * is not billed twice.
+   */
+  private billTask(task: TaskRecord, model: string, billing: TaskBilling): Promise<void> {
+    const now = Date.now();
+    return (
+      this.deps.usage?.record({
+        keyId: task.keyId,
+        operation: 'async.images.generations',
+        model,
+        requestId: undefined,
+        promptTokens: 0,
+        completionTokens: 0,
+        status: 200,
+        latencyMs: now - task.createdAt,
+        createdAt: now,
+        cost: billing.amount,
+        accountId: billing.accountId,
+        reservationId: billing.reservationId,
+        journalId: `task.${task.id}`,
+      }) ?? Promise.resolve()
+    );
+  }
+
+  private async releaseTask(billing: TaskBilling): Promise<void> {
+    // A release that fails is left to the reservation's lease.
+    await this.deps.money?.release(billing.reservationId).catch(() => {});
   }
 
   private async prepare(input: ImageInput, signal: CancelSignal, tenant: string): Promise<TaskInput> {

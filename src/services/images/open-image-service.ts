@@ -6,6 +6,7 @@ import { createGuardedFetcher } from '../../net/fetcher.js';
 import type { Store } from '../../stores/types.js';
 import type { Tracer } from '../../telemetry/tracer.js';
 import type { SafetyService } from '../safety/safety-service.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { ImageEngineDirectory, resolveImageDeployments } from './image-directory.js';
 import { IMAGE_TASK_KIND, ImageService } from './image-service.js';
 import { JobSlots } from './job-slots.js';
@@ -28,6 +29,8 @@ export async function openImageService(
     log: EngineContext['log'];
     configDir: string;
     tracer?: Tracer | undefined;
+    /** Where priced tasks' costs are recorded. */
+    usage?: Pick<UsageRecorder, 'record'>;
   },
 ): Promise<{ images: ImageService; close(): Promise<void> } | undefined> {
   const deployments = resolveImageDeployments(config, IMAGE_ENGINES);
@@ -54,12 +57,15 @@ export async function openImageService(
     config: c,
     kick: () => workers?.kick(),
     tracer: deps.tracer,
+    ...(deps.usage ? { usage: deps.usage } : {}),
+    money: deps.store.money,
   });
   workers = new TaskWorkers({
     tasks: deps.store.tasks,
     slots,
     kinds: [IMAGE_TASK_KIND],
     run: (task, signal) => images.runTask(task, signal),
+    failed: (task) => images.taskFailed(task),
     leaseMs: c.lease_seconds * 1000,
     pollMs: c.poll_interval_ms,
     maxAttempts: c.max_attempts,

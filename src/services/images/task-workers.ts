@@ -14,6 +14,8 @@ export interface TaskWorkersOptions {
   kinds: readonly string[];
   /** Runs a claimed task; resolves with the result's JSON text. */
   run(task: TaskRecord, signal: CancelSignal): Promise<string>;
+  /** A task that failed for good (not one given back or taken over): e.g. its reservation released. */
+  failed?(task: TaskRecord): Promise<void>;
   leaseMs: number;
   pollMs: number;
   maxAttempts: number;
@@ -188,7 +190,13 @@ export class TaskWorkers {
       await retryThroughFaults(() => this.o.tasks.fail(task.id, this.owner, error, this.now()), this.o.leaseMs);
     } catch (err) {
       this.o.log.error({ err, task: task.id }, 'image tasks: recording a failure failed; the lease will expire');
+      return;
     }
+    await this.o
+      .failed?.(task)
+      .catch((err: unknown) =>
+        this.o.log.warn({ err, task: task.id }, 'image tasks: the end of a failed task could not be noted'),
+      );
   }
 }
 
