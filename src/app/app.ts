@@ -17,6 +17,7 @@ import { installObservability } from '../server/metrics/observability.js';
 import { installTracing } from '../server/tracing.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { type ApiScopeOptions, apiScope } from './api-scope.js';
+import { mcpScope } from './mcp-scope.js';
 
 import '../server/request-state.js';
 import { invalidRequest, malformedRequest } from '../errors/errors.js';
@@ -162,6 +163,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
       });
     }
   }
+  await app.register(mcpScope, { services });
   await app.register(adminRoutes, { prefix: '/admin', services });
   await app.register(fileRoutes, { files: services.files });
   await app.register(consoleRoutes, { services });

@@ -2,6 +2,7 @@ import { ReaderBody } from '../api/reader.js';
 import { ReaderReply } from '../api/reader-reply.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { readerReplyBytes } from '../server/reader-reply-bytes.js';
+import { indexReadPage } from './index-read-page.js';
 import { defineOperation } from './operation.js';
 
 export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
@@ -14,22 +15,10 @@ export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
   reply: ReaderReply,
   async handle({ body, services, identity, signal, tenant, request, reply }) {
     const { request_id: _requestId, user_id: _userId, ...options } = body;
-    const { result, json } = await services.reader.readOutput(options, signal, tenant);
-    if (services.config.search.index_reader_pages) {
-      // The reply does not depend on the index: a failed write is logged, not the caller's error.
-      services.search.index
-        .upsert([
-          {
-            url: result.url,
-            title: result.title,
-            content: result.content,
-            ...(result.publishedTime ? { published: result.publishedTime } : {}),
-          },
-        ])
-        .catch((err: unknown) => request.log.error({ err }, 'page read but not indexed'));
-    }
+    const output = await services.reader.readOutput(options, signal, tenant);
+    indexReadPage(services, output, request.log);
     // The reply of the schema, with the result as the extraction thread serialized it.
-    reply.type(JSON_TYPE).send(readerReplyBytes(identity, json));
+    reply.type(JSON_TYPE).send(readerReplyBytes(identity, output.json));
     return undefined;
   },
 });

@@ -20,6 +20,11 @@ const HEAVY: Record<string, string> = {
   '@opentelemetry/sdk-trace': 'tracing',
   '@opentelemetry/otlp-transformer': 'tracing',
   'pino-pretty': 'readable log lines on a terminal (cli/logger.ts)',
+  // About 8 MB with zod and ajv, for the remote MCP servers (app/mcp-scope.ts loads them on first use).
+  '@modelcontextprotocol/sdk/server/index.js': 'the MCP servers',
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js': 'the MCP servers',
+  '@modelcontextprotocol/sdk/types.js': 'the MCP servers',
+  '@modelcontextprotocol/sdk/validation/ajv': 'the MCP servers',
 };
 
 /** `file → package` for each static import of a heavy package that brings in values, not just types. */

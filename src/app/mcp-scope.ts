@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invalidRequest } from '../errors/errors.js';
+import { loadMcpHandler, type McpHandler } from '../routes/mcp/mcp-handler.js';
+import { MCP_TOOLS } from '../routes/mcp/mcp-tools.js';
+import type { PlatformServices } from '../services/platform-services.js';
+import { trackRequest } from './track-request.js';
+
+/** How many `tools/call` messages a body carries (a JSON-RPC batch may carry several). */
+function toolCalls(body: unknown): number {
+  const isCall = (m: unknown) =>
+    typeof m === 'object' && m !== null && (m as Record<string, unknown>)['method'] === 'tools/call';
+  return Array.isArray(body) ? body.filter(isCall).length : isCall(body) ? 1 : 0;
+}
+
+/** JSON-RPC's answer to a GET or DELETE: the servers are stateless, with nothing to stream or end. */
+const NOT_ALLOWED = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: POST only' }, id: null };
+
+/**
+ * The remote MCP servers (`/api/mcp/<server>/mcp`, docs/wire.md "MCP servers"): web search and
+ * the web reader as tools. Every request needs a key (401 before the body is read); a `tools/call`
+ * is admitted under the key's limits like the operation it stands for (`web_search`, `reader`),
+ * gets one usage record of that operation, and is cancelled when its client leaves. Protocol
+ * messages (`initialize`, `tools/list`, notifications) cost nothing and are not recorded.
+ */
+export async function mcpScope(app: FastifyInstance, options: { services: PlatformServices }): Promise<void> {
+  const { services } = options;
+  const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    services.keys.authenticate(request.headers.authorization).then((key) => {
+      request.apiKey = key;
+      done();
+    }, done);
+  };
+  for (const tool of MCP_TOOLS) {
+    const url = `/api/mcp/${tool.server}/mcp`;
+    // The SDK is loaded by the first request that needs it (a server may never serve MCP).
+    let handler: Promise<McpHandler> | undefined;
+    const handle: McpHandler = async (request, reply) => {
+      handler ??= loadMcpHandler(tool, services);
+      return (await handler)(request, reply);
+    };
+    app.route({
+      method: 'POST',
+      url,
+      config: { operation: tool.operation },
+      schema: { hide: true },
+      onRequest: authenticate,
+      preHandler: (request, reply, done) => {
+        const calls = toolCalls(request.body);
+        if (calls === 0) {
+          done();
+          return;
+        }
+        if (calls > 1) {
+          done(invalidRequest('Invalid request: send one tools/call per request'));
+          return;
+        }
+        const key = request.apiKey!;
+        services.limiter.admit(key.id, key.limits).then((release) => {
+          trackRequest(request, reply, release, services);
+          done();
+        }, done);
+      },
+      handler: handle,
+    });
+    app.route({
+      method: ['GET', 'DELETE'],
+      url,
+      schema: { hide: true },
+      onRequest: authenticate,
+      handler: (_request, reply) => reply.code(405).header('allow', 'POST').send(NOT_ALLOWED),
+    });
+  }
+}
