@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../errors/errors.js';
 import { loadMcpHandler, type McpHandler } from '../routes/mcp/mcp-handler.js';
 import { MCP_TOOLS } from '../routes/mcp/mcp-tools.js';
+import { priceCall } from '../services/billing/priced-call.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { trackRequest } from './track-request.js';
 
@@ -19,8 +20,9 @@ const NOT_ALLOWED = { jsonrpc: '2.0', error: { code: -32000, message: 'Method no
  * The remote MCP servers (`/api/mcp/<server>/mcp`, docs/wire.md "MCP servers"): web search and
  * the web reader as tools. Every request needs a key (401 before the body is read); a `tools/call`
  * is admitted under the key's limits like the operation it stands for (`web_search`, `reader`),
- * gets one usage record of that operation, and is cancelled when its client leaves. Protocol
- * messages (`initialize`, `tools/list`, notifications) cost nothing and are not recorded.
+ * reserves that operation's price, gets one usage record of that operation, and is cancelled
+ * when its client leaves. Protocol messages (`initialize`, `tools/list`, notifications) cost
+ * nothing and are not recorded.
  */
 export async function mcpScope(app: FastifyInstance, options: { services: PlatformServices }): Promise<void> {
   const { services } = options;
@@ -55,10 +57,15 @@ export async function mcpScope(app: FastifyInstance, options: { services: Platfo
           return;
         }
         const key = request.apiKey!;
-        services.limiter.admit(key.id, key.limits).then((release) => {
-          trackRequest(request, reply, release, services);
-          done();
-        }, done);
+        services.limiter
+          .admit(key.id, key.limits)
+          .then((release) => {
+            trackRequest(request, reply, release, services);
+            // Priced per call like the operation: reserved before the tool runs (1113 when it does not fit).
+            const meter = request.usage?.meter;
+            return meter === undefined ? undefined : priceCall(meter, tool.operation);
+          })
+          .then(() => done(), done);
       },
       handler: handle,
     });
