@@ -58,7 +58,8 @@ export const webReader = defineTool<WebReaderArgs>({
   input: WebReaderArgs,
   operation: 'reader',
   async run({ args, services, request, signal }) {
-    const output = await services.reader.readOutput(args, signal);
+    // The key is the tenant: extraction threads serve keys in turn, as for the reader operation.
+    const output = await services.reader.readOutput(args, signal, request.apiKey?.id ?? '');
     indexReadPage(services, output, request.log);
     return decoder.decode(output.json);
   },
