@@ -123,6 +123,12 @@ export const ConfigSchema = Type.Object(
               'Admin key for `/admin` (env `GEN_PLATFORM_ADMIN_KEY`); unset = one is created on first start and printed once.',
           }),
         ),
+        jwt_max_lifetime_seconds: Type.Integer({
+          minimum: 60,
+          default: 86400,
+          description:
+            'Longest a signed token (JWT) may live: one whose `exp` is further ahead than this is refused (1002).',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -85,7 +85,15 @@ async function openKeys(
 ): Promise<{ store: Store; keys: KeyService }> {
   const box = new SecretBox(serverKey);
   const store = await openStore(config);
-  return { store, keys: new KeyService({ store, box, configuredAdminKey: config.security.admin_key }) };
+  return {
+    store,
+    keys: new KeyService({
+      store,
+      box,
+      configuredAdminKey: config.security.admin_key,
+      jwtMaxLifetimeMs: config.security.jwt_max_lifetime_seconds * 1000,
+    }),
+  };
 }
 
 function accountService(

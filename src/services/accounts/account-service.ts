@@ -165,10 +165,14 @@ export class AccountService {
     const subjects = [this.address(client)];
     await this.checkLimit(subjects);
     // A refused key is a failed sign-in; anything else (the store is down) is not the user's fault.
-    const key = await this.keys.authenticate(`Bearer ${adminKey}`).catch((err: unknown) => {
-      if (err instanceof ApiError) return undefined;
-      throw err;
-    });
+    // A signed token made from the admin key is refused: a console session would outlive its exp.
+    const isToken = adminKey.split('.').length === 3;
+    const key = await (isToken ? Promise.resolve(undefined) : this.keys.authenticate(`Bearer ${adminKey}`)).catch(
+      (err: unknown) => {
+        if (err instanceof ApiError) return undefined;
+        throw err;
+      },
+    );
     if (key?.role !== 'admin') {
       await this.limiter.fail(subjects);
       // Never the key that was tried: it may be a real key mistyped, or another secret pasted.
@@ -176,9 +180,11 @@ export class AccountService {
         { id: key ? `key:${key.id}` : ANONYMOUS, address: client },
         {
           action: 'session.sign_in_failed',
-          after: { method: 'admin_key', reason: key ? 'not an admin key' : 'invalid key' },
+          after: { method: 'admin_key', reason: key ? 'not an admin key' : isToken ? 'a signed token' : 'invalid key' },
         },
       );
+      if (isToken)
+        throw authenticationFailed('Sign-in failed: sign in with the admin key itself, not a signed token (JWT)');
       throw authenticationFailed('Sign-in failed: that is not an admin key');
     }
     const opened = await this.openSession(undefined, key.id);

@@ -6,7 +6,8 @@ export interface ParsedJwt {
   /** Expiry in Unix milliseconds. */
   expiresAt: number;
   signingInput: string;
-  signature: Buffer;
+  /** The signature as sent: compared as text with the canonical base64url of the expected one. */
+  signature: string;
 }
 
 function decodeJson(part: string): unknown {
@@ -38,7 +39,7 @@ export function parseJwt(token: string): ParsedJwt | undefined {
     apiKey,
     expiresAt: exp > 1e14 ? exp / 1000 : exp,
     signingInput: `${head}.${body}`,
-    signature: Buffer.from(sig, 'base64url'),
+    signature: sig,
   };
 }
 
@@ -49,7 +50,12 @@ export function signJwt(apiKey: string, secret: string, expiresAt: number, now: 
   return `${signingInput}.${createHmac('sha256', secret).update(signingInput).digest('base64url')}`;
 }
 
+/**
+ * Node's base64url decoder skips characters outside the alphabet (`!` and all), so decoding the
+ * sent signature would accept many spellings of one; only the canonical text verifies.
+ */
 export function jwtSignatureValid(jwt: ParsedJwt, secret: string): boolean {
-  const expected = createHmac('sha256', secret).update(jwt.signingInput).digest();
-  return expected.length === jwt.signature.length && timingSafeEqual(expected, jwt.signature);
+  const expected = Buffer.from(createHmac('sha256', secret).update(jwt.signingInput).digest('base64url'));
+  const sent = Buffer.from(jwt.signature);
+  return expected.length === sent.length && timingSafeEqual(expected, sent);
 }

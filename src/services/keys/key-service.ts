@@ -67,6 +67,8 @@ export interface KeyServiceOptions {
   store: Store;
   box: SecretBox;
   configuredAdminKey?: string | undefined;
+  /** A JWT whose `exp` is further ahead than this (ms) is refused: a stolen one cannot live for years. */
+  jwtMaxLifetimeMs?: number;
   now?: () => number;
 }
 
@@ -75,6 +77,7 @@ export class KeyService {
   private readonly box: SecretBox;
   private readonly adminDigest: Buffer | undefined;
   private readonly now: () => number;
+  private readonly jwtMaxLifetimeMs: number;
   /**
    * Each `Authorization` value already checked, with the key row it matched. The store hands out
    * the same row object until the row may have changed, so a value whose row is still that object
@@ -87,6 +90,7 @@ export class KeyService {
     this.store = options.store;
     this.box = options.box;
     this.now = options.now ?? Date.now;
+    this.jwtMaxLifetimeMs = options.jwtMaxLifetimeMs ?? 86_400_000;
     this.adminDigest = options.configuredAdminKey ? digest(options.configuredAdminKey) : undefined;
   }
 
@@ -239,6 +243,12 @@ export class KeyService {
     }
     if (key.revokedAt !== undefined) throw keyRevoked('API key has been revoked');
     if (jwt.expiresAt <= this.now()) throw tokenExpired('Token expired: its exp is in the past');
+    if (jwt.expiresAt > this.now() + this.jwtMaxLifetimeMs) {
+      const hours = this.jwtMaxLifetimeMs / 3_600_000;
+      throw invalidToken(
+        `Invalid token: its exp is more than ${hours} hours ahead (security.jwt_max_lifetime_seconds)`,
+      );
+    }
     return key;
   }
 }
