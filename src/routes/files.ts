@@ -30,7 +30,8 @@ export async function fileRoutes(scope: FastifyInstance, { files }: { files: Fil
         : file.contentType;
     return reply
       .header('content-type', type)
-      .header('cache-control', `public, max-age=${maxAge}, immutable`)
+      // private: the URL is the only credential, so no shared cache (a proxy, a CDN) may keep the bytes.
+      .header('cache-control', `private, max-age=${maxAge}, immutable`)
       .header('expires', new Date(file.expiresAt).toUTCString())
       .header('last-modified', new Date(file.createdAt).toUTCString())
       .header('x-content-type-options', 'nosniff')

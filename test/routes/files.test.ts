@@ -21,6 +21,8 @@ describe('GET /files/{id}', () => {
     const maxAge = Number(/max-age=(\d+)/.exec(String(res.headers['cache-control']))?.[1]);
     expect(maxAge).toBeGreaterThan(29 * 24 * 3600);
     expect(res.headers['cache-control']).toContain('immutable');
+    // Only the client's own cache: a shared cache would serve the bytes to anyone after expiry checks.
+    expect(res.headers['cache-control']).toMatch(/^private,/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     // The bare id works as well as the id with its extension.
     expect((await t.app.inject({ method: 'GET', url: `/files/${file.id}` })).statusCode).toBe(200);
