@@ -5,10 +5,11 @@ import type { EngineContext } from '../../engines/chat/factory.js';
 import { createDeploymentPool } from '../../engines/chat/pool.js';
 import type { ChatEngine } from '../../engines/chat/types.js';
 import { EngineCache } from '../../engines/engine-cache.js';
+import { upstreamFailure } from '../../errors/errors.js';
 import type { FairGate } from '../../util/fair-gate.js';
 import { ModelDownloads, type StartOptions } from '../models/model-downloads.js';
-import { withoutCredentials } from '../models/without-credentials.js';
 import { furthestBehind, type ModelState } from '../models/model-state.js';
+import { withoutCredentials } from '../models/without-credentials.js';
 import type { ChatDeployment } from './chat-deployments.js';
 import { type EngineObservers, observeEngine } from './observed-engine.js';
 
@@ -247,7 +248,23 @@ export class EngineDirectory {
 
   private engine(d: ChatDeployment): Promise<ChatEngine> {
     return this.engines.get(d.identity, async () => {
-      const engine = await d.factory.create(d.options, this.context);
+      let engine: ChatEngine;
+      try {
+        engine = await d.factory.create(d.options, this.context);
+      } catch (err) {
+        // The cause may name files, hosts or what a download server answered: the log has it, and
+        // the caller (a key holder) learns only that the model cannot be served.
+        this.context.log.warn(
+          { err, deployment: d.label, target: targetOf(d.options) },
+          `Deployment ${d.label} could not be opened: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        throw upstreamFailure(
+          "The model cannot be served right now: its deployment could not be opened (the server's log says why)",
+          {
+            cause: err,
+          },
+        );
+      }
       this.opened.add(d.identity);
       return engine;
     });

@@ -28,7 +28,10 @@ interface Entry {
   progress: number;
   bytesPerMs: number;
   remainingBytes: number;
+  /** What went wrong, for the log: it may name paths, hosts, or what a server answered. */
   error: string;
+  /** What key holders are told (the model list, a refused call): what happened, not its details. */
+  publicError: string;
   retryAt: number;
   failures: number;
 }
@@ -66,6 +69,7 @@ export class ModelDownloads {
       bytesPerMs: 0,
       remainingBytes: 0,
       error: '',
+      publicError: '',
       retryAt: 0,
       failures: 0,
     });
@@ -89,7 +93,7 @@ export class ModelDownloads {
     const e = this.entries.get(id);
     if (!e) return { state: 'not_loaded' };
     if (e.status === 'downloading') return { state: 'downloading', progress: e.progress };
-    if (e.status === 'retrying' || e.status === 'unusable') return { state: 'failed', error: e.error };
+    if (e.status === 'retrying' || e.status === 'unusable') return { state: 'failed', error: e.publicError };
     return { state: 'not_loaded' };
   }
 
@@ -105,7 +109,7 @@ export class ModelDownloads {
     }
     if (e?.status === 'retrying') {
       const wait = Math.max(1, Math.ceil((e.retryAt - Date.now()) / 1000));
-      const message = `Model ${code} is not downloaded yet: ${e.error}; the download is retried in ${wait} s`;
+      const message = `Model ${code} is not downloaded yet: ${e.publicError}; the download is retried in ${wait} s`;
       return overloaded(message, { retryAfter: wait });
     }
     return undefined;
@@ -121,6 +125,7 @@ export class ModelDownloads {
   private unusable(e: Entry, reason: string): void {
     e.status = 'unusable';
     e.error = reason;
+    e.publicError = "the model's file is missing or not a usable model; the server's log says why";
     this.log.warn(
       { models: e.codes, path: e.source.reference },
       `Model ${codeList(e.codes)}: ${reason}. Calls to it will fail until the file is fixed; the rest of the server runs.`,
@@ -167,6 +172,7 @@ export class ModelDownloads {
       const delay = Math.min(this.retry.maxDelayMs, this.retry.firstDelayMs * 2 ** (e.failures - 1));
       e.status = 'retrying';
       e.error = err instanceof Error ? err.message : String(err);
+      e.publicError = `the download failed (${e.failures} ${e.failures === 1 ? 'attempt' : 'attempts'}); the server's log says why`;
       e.retryAt = Date.now() + delay;
       if (shown >= 0) this.terminal?.('\n');
       this.log.warn(

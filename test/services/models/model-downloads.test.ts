@@ -72,12 +72,17 @@ describe('ModelDownloads', () => {
     downloads.add(source, 'gen-4.6');
     await downloads.start({ download: true, retry: { firstDelayMs: 30_000, maxDelayMs: 30_000 } });
     await until(() => downloads.state('remote').state === 'failed');
-    expect(downloads.state('remote')).toEqual({ state: 'failed', error: 'connection reset (1)' });
+    // The raw error (it may name hosts, paths, what a server answered) is for the log only.
+    expect(downloads.state('remote')).toEqual({
+      state: 'failed',
+      error: "the download failed (1 attempt); the server's log says why",
+    });
     const blocker = downloads.blocker('remote', 'gen-4.6');
     expect(blocker?.code).toBe(1305);
     expect(blocker?.status).toBe(503);
     expect(blocker?.retryAfter).toBeGreaterThan(20);
     expect(blocker?.message).toContain('retried in');
+    expect(blocker?.message).not.toContain('connection reset');
     downloads.close();
   });
 
@@ -92,9 +97,10 @@ describe('ModelDownloads', () => {
     expect(calls).toHaveLength(1);
     expect(downloads.state('remote')).toEqual({
       state: 'failed',
-      error: 'the downloaded file is not a usable model: general.architecture is missing',
+      error: "the model's file is missing or not a usable model; the server's log says why",
     });
     expect(lines.find((l) => l.level === 'warn')?.message).toContain('gen-4.6');
+    expect(lines.find((l) => l.level === 'warn')?.message).toContain('general.architecture is missing');
     // The engine's own error (1234) says what is wrong; waiting would not help.
     expect(downloads.blocker('remote', 'gen-4.6')).toBeUndefined();
     downloads.close();

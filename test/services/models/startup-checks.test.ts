@@ -70,7 +70,9 @@ it('starts the rest: the valid model serves, the broken ones are listed as faile
     };
     const byId = new Map(list.data.map((m) => [m.id, m]));
     expect(byId.get('gen-4.6')?.state).toBe('failed');
-    expect(byId.get('gen-4.6')?.error).toContain('missing.gguf');
+    // Key holders learn that the model is broken; the path and the cause are in the log only.
+    expect(byId.get('gen-4.6')?.error).toContain('not a usable model');
+    expect(byId.get('gen-4.6')?.error).not.toContain('missing.gguf');
     expect(byId.get('gen-4.5')?.state).toBe('failed');
     expect(byId.get('gen-5')?.state).toBe('not_loaded');
     const body = { model: 'gen-5', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 4 };
@@ -83,6 +85,9 @@ it('starts the rest: the valid model serves, the broken ones are listed as faile
       payload: { ...body, model: 'gen-4.6' },
     });
     expect(broken.json()).toMatchObject({ code: 1234 });
+    expect(broken.payload).toContain('could not be opened');
+    expect(broken.payload).not.toContain('missing.gguf');
+    expect(broken.payload).not.toContain(dir);
   } finally {
     await app.close();
   }
