@@ -7,6 +7,7 @@ import { ALL_OPERATIONS } from '../routes/all-operations.js';
 import { consoleRoutes } from '../routes/console/index.js';
 import { fileRoutes } from '../routes/files.js';
 import { healthRoutes } from '../routes/health.js';
+import { quotaLimitRoutes } from '../routes/monitor/quota-limit.js';
 import { installBodyGate } from '../server/body-gate.js';
 import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from '../server/docs-page.js';
 import { sendApiError } from '../server/error-body.js';
@@ -164,6 +165,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     }
   }
   await app.register(mcpScope, { services });
+  await app.register(quotaLimitRoutes, { services });
   await app.register(adminRoutes, { prefix: '/admin', services });
   await app.register(fileRoutes, { files: services.files });
   await app.register(consoleRoutes, { services });
