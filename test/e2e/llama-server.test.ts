@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTestModels } from '../../src/test-models/write-test-models.js';
 import { findLlamaServer, type RunningLlamaServer, startLlamaServer } from '../helpers/llama-server.js';
@@ -10,8 +11,9 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
  * The openai-compatible engine against a real llama.cpp server (issue 21) serving the project's
  * programmed test model: chat, stream with usage, JSON mode, tool calls, thinking, the tokenizer
  * (equal to the upstream's own prompt_tokens), context overflow, a client abort freeing the slot,
- * an idle keep-alive connection, and the agent. Skips, saying why, when no llama-server is built
- * (`scripts/llama-server.sh` builds it once per llama.cpp commit; `.ci/run` does).
+ * an idle keep-alive connection, the agent, and the Responses API through the official SDK. Skips,
+ * saying why, when no llama-server is built (`scripts/llama-server.sh` builds it once per llama.cpp
+ * commit; `.ci/run` does).
  */
 
 const found = findLlamaServer();
@@ -160,6 +162,52 @@ describe.skipIf(reason !== '')('against a real llama-server', () => {
     const chunks = chunksOf(await streamText({ model: 'gen-5' }));
     const reasoning = chunks.map((c) => c.choices[0]!.delta.reasoning_content ?? '').join('');
     expect(reasoning).toBe('Let me think...');
+  });
+
+  it('responses (official openai SDK): text, a streamed tool round trip, reasoning', async () => {
+    const input: OpenAI.Responses.ResponseInput = [
+      { role: 'developer', content: 'Be brief.' },
+      { role: 'user', content: 'Hello there, how are you today?' },
+    ];
+    const client = new OpenAI({ baseURL: `${base}/paas/v4`, apiKey: t.key, maxRetries: 0 });
+    const plainReply = await client.responses.create({ model: 'gen-4.6', input, store: false });
+    expect(plainReply.output_text).toBe('Hello from the test model.');
+    expect(plainReply.usage!.input_tokens).toBeGreaterThan(0);
+
+    const weather: OpenAI.Responses.FunctionTool = {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      strict: false,
+    };
+    const question = { role: 'user' as const, content: 'Weather in Paris?' };
+    const first = await client.responses
+      .stream({ model: 'gen-4.6', input: [question], tools: [weather], store: true })
+      .finalResponse();
+    const calls = first.output.filter((o) => o.type === 'function_call');
+    expect(calls, JSON.stringify(first.output)).toHaveLength(1);
+    const call = calls[0]!;
+    expect(JSON.parse(call.arguments)).toEqual({ city: 'Paris' });
+    const second = await client.responses.create({
+      model: 'gen-4.6',
+      previous_response_id: first.id,
+      tools: [weather],
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"sky":"sunny"}' }],
+      store: false,
+    });
+    expect(second.output_text).toBe('The tool answered.');
+
+    const thought = await client.responses.create({
+      model: 'gen-5',
+      input,
+      reasoning: { effort: 'medium', summary: 'auto' },
+      store: false,
+    });
+    expect(thought.output.map((o) => o.type)).toEqual(['reasoning', 'message']);
+    const reasoning = thought.output[0] as OpenAI.Responses.ResponseReasoningItem;
+    expect(reasoning.summary[0]!.text).toBe('Let me think...');
+    expect(thought.output_text).toBe('Hello from the test model.');
   });
 
   it('the tokenizer counts what the upstream counts, found or configured', async () => {
