@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorReply } from '../api/error-reply.js';
 import { ApiError } from '../errors/api-error.js';
 import { forbidden, requestIdReused } from '../errors/errors.js';
-import type { Operation, OperationContext } from '../routes/operation.js';
+import type { Operation, OperationBase, OperationContext } from '../routes/operation.js';
 import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
@@ -17,10 +17,19 @@ import { trackRequest } from './track-request.js';
 
 export interface ApiScopeOptions {
   endpoint: Endpoint;
+  /** Keys with any of these endpoints may call the scope (default: `endpoint` alone). */
+  endpoints?: readonly Endpoint[];
+  /**
+   * A header that carries the key instead of `Authorization` (Anthropic's `x-api-key`); when both
+   * are sent, this one is read.
+   */
+  keyHeader?: string;
+  /** A header that names the request's id on every reply (Anthropic's `request-id`). */
+  requestIdHeader?: string;
   /** Where each group of operations sits inside this scope's prefix. */
-  mounts: { paas?: string; agents?: string };
+  mounts: Partial<Record<OperationBase, string>>;
   /** Groups whose routes appear in the OpenAPI document here (aliases and mirrors do not). */
-  documented: readonly ('paas' | 'agents')[];
+  documented: readonly OperationBase[];
   operations: readonly Operation<never>[];
   services: PlatformServices;
 }
@@ -31,12 +40,18 @@ export interface ApiScopeOptions {
  * cross-field rules, claim the client's request id, handle.
  */
 export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions): Promise<void> {
-  const { endpoint, services } = options;
+  const { endpoint, services, keyHeader, requestIdHeader } = options;
+  const endpoints = options.endpoints ?? [endpoint];
 
+  const credential = (request: FastifyRequest): string | undefined => {
+    const own = keyHeader === undefined ? undefined : request.headers[keyHeader];
+    return typeof own === 'string' && own.trim() !== '' ? own : request.headers.authorization;
+  };
   const admit = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = await services.keys.authenticate(request.headers.authorization, request.ip);
-    if (!key.endpoints.includes(endpoint)) {
-      throw forbidden(`This API key has no permission for the ${endpoint} endpoint`);
+    if (requestIdHeader !== undefined) reply.header(requestIdHeader, request.id);
+    const key = await services.keys.authenticate(credential(request), request.ip);
+    if (!endpoints.some((e) => key.endpoints.includes(e))) {
+      throw forbidden(`This API key has no permission for the ${endpoints.join(' or ')} endpoint`);
     }
     const release = await services.limiter.admit(key.id, key.limits);
     request.apiKey = key;
@@ -76,7 +91,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
       schema: {
         summary: op.summary,
         ...(options.documented.includes(op.base) ? { operationId: op.id } : { hide: true }),
-        tags: [op.base === 'paas' ? 'platform' : 'agents'],
+        tags: [TAGS[op.base]],
         security: [{ bearer: [] }],
         ...(op.body ? { body: op.body } : {}),
         ...(op.params ? { params: op.params } : {}),
@@ -106,6 +121,8 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
     });
   }
 }
+
+const TAGS: Record<OperationBase, string> = { paas: 'platform', agents: 'agents', anthropic: 'anthropic' };
 
 /**
  * The replies of an operation by status: its own on 200 (JSON, and the chunk of each SSE event when

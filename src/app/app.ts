@@ -52,6 +52,17 @@ const API_BASES = [
     documented: [],
     apiAlias: true,
   },
+  // Anthropic's Messages API, where Claude Code and the Anthropic SDKs look (`<base>/v1/messages`):
+  // its keys' endpoints are configured (`anthropic.endpoints`), the key may come as `x-api-key`.
+  {
+    prefix: '/anthropic',
+    endpoint: 'coding',
+    mounts: { anthropic: '/v1' },
+    documented: ['anthropic'],
+    apiAlias: true,
+    keyHeader: 'x-api-key',
+    requestIdHeader: 'request-id',
+  },
 ] as const satisfies readonly (Omit<ApiScopeOptions, 'operations' | 'services'> & {
   prefix: string;
   apiAlias: boolean;
@@ -150,7 +161,8 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   await app.register(healthRoutes, { services });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  for (const base of API_BASES) {
+  for (const spec of API_BASES) {
+    const base = spec.prefix === '/anthropic' ? { ...spec, endpoints: config.anthropic.endpoints } : spec;
     await app.register(apiScope, { ...base, operations: ALL_OPERATIONS, services });
     // The live platform's hosts also serve these bases under `/api` (`https://<host>/api/paas/v4`),
     // so a client configured for it changes only the host: every operation of the base, unlisted.

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AgentsConfigSchema } from './agents-schema.js';
+import { AnthropicConfigSchema } from './anthropic-schema.js';
 import { BillingConfigSchema, PricesConfigSchema } from './billing-schema.js';
 import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
 import { DatabaseConfigSchema, RedisConfigSchema } from './database-schema.js';
@@ -303,6 +304,7 @@ export const ConfigSchema = Type.Object(
     usage: UsageConfigSchema,
     chat: ChatConfigSchema,
     responses: ResponsesConfigSchema,
+    anthropic: AnthropicConfigSchema,
     images: ImagesConfigSchema,
     safety: SafetyConfigSchema,
     search: Type.Object(

@@ -1,4 +1,5 @@
 import { agentConversation, agents } from './agents.js';
+import { ANTHROPIC_OPERATIONS } from './anthropic.js';
 import { chatCompletions } from './chat.js';
 import { asyncImageGenerations, asyncResult, imageGenerations } from './images.js';
 import { models, modelsV1 } from './models.js';
@@ -33,4 +34,5 @@ export const ALL_OPERATIONS: readonly Operation<never>[] = [
   responsesCreateV1,
   responsesGetV1,
   responsesDeleteV1,
+  ...ANTHROPIC_OPERATIONS,
 ] as Operation<never>[];

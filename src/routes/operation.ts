@@ -33,13 +33,16 @@ export interface OperationContext<Body> extends CallContext {
   reply: FastifyReply;
 }
 
+/** Which group of operations an operation belongs to: where a scope mounts it. */
+export type OperationBase = 'paas' | 'agents' | 'anthropic';
+
 /** One operation of the API: validated at the edge, handled by a service, shaped into the reply. */
 export interface Operation<Body = unknown, Reply extends TSchema = TSchema> {
   id: string;
   method: 'GET' | 'POST' | 'DELETE';
-  /** Relative to its base (`/paas/v4` or `/v1`). */
+  /** Relative to its base (`/paas/v4`, `/v1`, or `/anthropic/v1`). */
   path: string;
-  base: 'paas' | 'agents';
+  base: OperationBase;
   summary: string;
   body?: TSchema;
   params?: TSchema;

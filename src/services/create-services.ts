@@ -15,6 +15,7 @@ import { AccountService, type AccountServiceOptions } from './accounts/account-s
 import { HashGate } from './accounts/hash-gate.js';
 import { KeyAccess } from './accounts/key-access.js';
 import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
+import { AnthropicService } from './anthropic/anthropic-service.js';
 import { AuditService, type AuditServiceOptions } from './audit/audit-service.js';
 import { openBilling } from './billing/open-billing.js';
 import { resolveDeployments } from './chat/chat-deployments.js';
@@ -220,6 +221,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     billing,
     money,
     chat,
+    anthropic: new AnthropicService(chat, config.anthropic),
     responses: new ResponsesService(chat, store.responses, {
       retentionMs: config.responses.retention_days * 86_400_000,
     }),

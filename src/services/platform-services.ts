@@ -5,6 +5,7 @@ import type { Tracer } from '../telemetry/tracer.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { KeyAccess } from './accounts/key-access.js';
 import type { AgentService } from './agents/agent-service.js';
+import type { AnthropicService } from './anthropic/anthropic-service.js';
 import type { AuditService } from './audit/audit-service.js';
 import type { BillingService } from './billing/billing-service.js';
 import type { MoneyDesk } from './billing/money-desk.js';
@@ -45,6 +46,8 @@ export interface PlatformServices {
   engines?: EngineDirectory;
   chat?: ChatService | undefined;
   tokenizer?: TokenizerService | undefined;
+  /** Anthropic's Messages API over the chat service. */
+  anthropic: AnthropicService;
   /** The Responses API over the chat service, and the responses it stored. */
   responses: ResponsesService;
   reader: ReaderService;

@@ -1,11 +1,13 @@
 import { expect } from 'vitest';
 import { ConfigSchema } from '../../src/config/schema.js';
-import { expectErrorCode, hasErrorCode, isOpenAiShape } from '../helpers/error-shapes.js';
+import { expectErrorCode, hasErrorCode, isAnthropicShape, isOpenAiShape } from '../helpers/error-shapes.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 /** An error body's message, in the API's shape or OpenAI's. */
 export const messageOf = (body: Record<string, unknown>): string =>
-  (isOpenAiShape(body) ? (body['error'] as Record<string, unknown>)['message'] : body['message']) as string;
+  (isOpenAiShape(body) || isAnthropicShape(body)
+    ? (body['error'] as Record<string, unknown>)['message']
+    : body['message']) as string;
 
 /**
  * Config overrides for an app with no engine: every valid request then answers 1211 "not
@@ -99,6 +101,18 @@ export const EXAMPLES = {
     name: 'responses.create.v1',
     url: '/v1/responses',
     body: { model: 'gen-4.6', input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hello' }] }] },
+    passCodes: [1211],
+  },
+  anthropicMessages: {
+    name: 'anthropic.messages',
+    url: '/anthropic/v1/messages',
+    body: { model: 'gen-4.6', max_tokens: 16, messages: [{ role: 'user', content: 'Hello' }] },
+    passCodes: [1211],
+  },
+  anthropicCountTokens: {
+    name: 'anthropic.messages.count_tokens',
+    url: '/anthropic/v1/messages/count_tokens',
+    body: { model: 'gen-4.6', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }] },
     passCodes: [1211],
   },
   webSearch: {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { ApiError } from '../../src/errors/api-error.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes.js';
+import { anthropicErrorType } from '../../src/server/anthropic-error.js';
 import { openAiErrorBody } from '../../src/server/openai-error.js';
 
 /**
@@ -16,8 +17,15 @@ type Body = Record<string, unknown>;
 export const isOpenAiShape = (body: Body): boolean =>
   !('code' in body) && typeof (body['error'] as Body | undefined)?.['type'] === 'string';
 
-/** The body says `code` (in OpenAI's shape: the name or number that code goes out as). */
+/** The body is in Anthropic's shape (`{"type":"error","error":{"type","message"}}`). */
+export const isAnthropicShape = (body: Body): boolean => body['type'] === 'error' && !('code' in body);
+
+/**
+ * The body says `code` (in OpenAI's shape: the name or number that code goes out as; in Anthropic's:
+ * the message ends with it).
+ */
 export function hasErrorCode(body: Body, code: number): boolean {
+  if (isAnthropicShape(body)) return String((body['error'] as Body)['message']).endsWith(`(code ${code})`);
   if (isOpenAiShape(body)) {
     const expected = openAiErrorBody(new ApiError(code as ErrorCode, 'x')).error.code;
     return (body['error'] as Body)['code'] === expected;
@@ -27,6 +35,16 @@ export function hasErrorCode(body: Body, code: number): boolean {
 
 /** The body is a well-formed error answer to `status`, in either shape; its message is returned. */
 export function expectErrorShape(body: Body, status: number, context = ''): string {
+  if (isAnthropicShape(body)) {
+    expect(Object.keys(body).sort(), context).toEqual(['error', 'type']);
+    const error = body['error'] as Body;
+    expect(Object.keys(error).sort(), context).toEqual(['message', 'type']);
+    expect(error['type'], context).toBe(anthropicErrorType(status));
+    const message = String(error['message']);
+    const code = Number(/\(code (\d+)\)$/.exec(message)?.[1]);
+    expect(ERROR_CODES[code as ErrorCode]?.status, context).toBe(status);
+    return message;
+  }
   if (isOpenAiShape(body)) {
     expect(Object.keys(body), context).toEqual(['error']);
     const error = body['error'] as Body;

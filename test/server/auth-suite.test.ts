@@ -46,6 +46,10 @@ const BASES: Record<Operation['base'], [string, Endpoint][]> = {
     ['/api/paas/v4/v1', 'general'],
     ['/api/coding/paas/v4/v1', 'coding'],
   ],
+  anthropic: [
+    ['/anthropic/v1', 'coding'],
+    ['/api/anthropic/v1', 'coding'],
+  ],
 };
 
 const examplesByOperation = new Map<string, OperationExample>(Object.values(EXAMPLES).map((e) => [e.name, e]));
@@ -130,7 +134,8 @@ const keyFor = (route: Route) => (route.endpoint === 'general' ? t.key : codingK
 it('covers every operation on every base', () => {
   expect(ROUTES.length).toBe(
     ALL_OPERATIONS.filter((o) => o.base === 'paas').length * 4 +
-      ALL_OPERATIONS.filter((o) => o.base === 'agents').length * 5,
+      ALL_OPERATIONS.filter((o) => o.base === 'agents').length * 5 +
+      ALL_OPERATIONS.filter((o) => o.base === 'anthropic').length * 2,
   );
   const urls = ROUTES.map((r) => r.url);
   for (const url of [
@@ -147,6 +152,9 @@ it('covers every operation on every base', () => {
     '/api/coding/paas/v4/chat/completions',
     '/api/coding/paas/v4/async-result/20260101000000abcdefabcdefabcd',
     '/api/coding/paas/v4/v1/agents',
+    '/anthropic/v1/messages',
+    '/api/anthropic/v1/messages',
+    '/api/anthropic/v1/messages/count_tokens',
   ]) {
     expect(urls).toContain(url);
   }

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const documentedPath = (op: (typeof ALL_OPERATIONS)[number]) =>
-  (op.base === 'paas' ? '/paas/v4' : '/v1') + op.path.replace(/:(\w+)/g, '{$1}');
+  ({ paas: '/paas/v4', agents: '/v1', anthropic: '/anthropic/v1' })[op.base] + op.path.replace(/:(\w+)/g, '{$1}');
 
 describe('/openapi.json documents every reply', () => {
   for (const op of ALL_OPERATIONS) {

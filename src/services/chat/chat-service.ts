@@ -120,6 +120,18 @@ export class ChatService {
     return run;
   }
 
+  /**
+   * The prompt tokens `start` would have the engine evaluate for this body: the same mapping, the
+   * engine's own tokenizer and template (another wire's token count equals its usage).
+   */
+  async countPromptTokens(body: ChatCompletionBody, call: CallContext, options: TurnOptions = {}): Promise<number> {
+    const spec = chatModel(body.model);
+    if (!spec) throw unknownModel(`Model not found: ${body.model}`);
+    const engine = await this.engineFor(body.model);
+    const request = mapChatRequest(body, spec, engine.capabilities, call.tenant, options);
+    return engine.countTokens(request.messages, request.tools, call.signal);
+  }
+
   complete(run: CompletionRun): Promise<ChatCompletion> {
     const folded = foldParts(run.parts, run.identity, (usage) => {
       run.usage = usage;
