@@ -7,7 +7,9 @@ import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { normalizeBody } from '../server/normalize-body.js';
 import { priceCall } from '../services/billing/priced-call.js';
+import { accountLimiterId } from '../services/keys/account-policies.js';
 import { checkModel } from '../services/keys/key-policy.js';
+import { noRelease } from '../services/limits/limiter.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { RequestUsage } from '../services/usage/request-usage.js';
 import { usageNotRecorded } from '../services/usage/usage-recorder.js';
@@ -53,9 +55,25 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
     if (!endpoints.some((e) => key.endpoints.includes(e))) {
       throw forbidden(`This API key has no permission for the ${endpoints.join(' or ')} endpoint`);
     }
+    // The key's own limits, then those its account's keys share (fair shares: account, then key).
+    const held = await services.accountPolicies.forKey(key.id);
     const release = await services.limiter.admit(key.id, key.limits);
+    let releaseAccount = noRelease;
+    if (held) {
+      try {
+        releaseAccount = await services.limiter.admit(accountLimiterId(held.accountId), held.limits);
+      } catch (err) {
+        release();
+        throw err;
+      }
+    }
     request.apiKey = key;
-    trackRequest(request, reply, release, services);
+    request.keyAccount = held;
+    const releaseBoth = () => {
+      release();
+      releaseAccount();
+    };
+    trackRequest(request, reply, held ? releaseBoth : release, services);
   };
   scope.addHook('onRequest', (request, reply, done) => {
     admit(request, reply).then(() => done(), done);
@@ -106,7 +124,7 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
       preHandler: (request, _reply, done) => {
         const body = request.body as Record<string, unknown> | undefined;
         const model = body?.['model'];
-        if (typeof model === 'string') checkModel(request.apiKey!, model);
+        if (typeof model === 'string') checkModel(request.apiKey!, model, request.keyAccount?.models);
         op.rules?.(body as never);
         const requestId = body?.['request_id'];
         if (typeof requestId !== 'string') {
@@ -171,7 +189,7 @@ async function runOperation(
       identity: { id: request.id, created: unixSeconds(), requestId: clientRequestId ?? request.id },
       services,
       signal: cancel,
-      tenant: request.apiKey!.id,
+      tenant: tenantOf(request),
       usage,
       request,
       reply,
@@ -190,4 +208,10 @@ async function runOperation(
     if (err instanceof ApiError && !reply.sent) return sendApiError(reply, err);
     throw err;
   }
+}
+
+/** Whose turn a request waits in: its account's, then its key's (util/fair-queue.ts groups by the part before `/`). */
+function tenantOf(request: FastifyRequest): string {
+  const key = request.apiKey!.id;
+  return request.keyAccount ? `${request.keyAccount.accountId}/${key}` : key;
 }

@@ -119,6 +119,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   });
   app.decorate('streamStallMs', config.server.stream_stall_seconds * 1000);
   app.decorateRequest('apiKey', undefined);
+  app.decorateRequest('keyAccount', undefined);
   app.decorateRequest('usage', undefined);
   app.decorateRequest('errorCode', undefined);
   app.decorateRequest('cancel', undefined);

@@ -169,6 +169,31 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    accounts: Type.Object(
+      {
+        concurrent: Type.Integer({
+          minimum: 0,
+          default: 8,
+          description:
+            'Requests in flight shared by all keys of one console account (on top of each key its own); 0 = no limit. One more gets 1302.',
+        }),
+        requests_per_minute: Type.Integer({
+          minimum: 0,
+          default: 0,
+          description: 'Requests per minute shared by all keys of one account; 0 = no limit. One more gets 1303.',
+        }),
+        max_keys: Type.Integer({
+          minimum: 0,
+          default: 20,
+          description: "Active keys one account may hold; 0 = no cap. An account's own setting replaces these.",
+        }),
+      },
+      {
+        additionalProperties: false,
+        default: {},
+        description: "Defaults for every console account's keys together; the admin's keys have none.",
+      },
+    ),
     limits: Type.Object(
       {
         concurrent: Type.Integer({

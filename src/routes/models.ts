@@ -13,9 +13,12 @@ const modelsOn = (base: Operation['base'], id: string) =>
     reply: ModelsReply,
     summary:
       'The chat and image models this server serves, each with its state (ready, downloading, failed, not_loaded)',
-    async handle({ services, key }) {
-      // Only what the key may call: a model outside its allowlist is not offered to its tools.
-      const data = listModels(services.engines, services.config).filter((m) => modelAllowed(key.policy?.models, m.id));
+    async handle({ services, key, request }) {
+      // Only what the key may call: a model outside its (or its account's) allowlist is not offered.
+      const account = request.keyAccount?.models;
+      const data = listModels(services.engines, services.config).filter(
+        (m) => modelAllowed(key.policy?.models, m.id) && modelAllowed(account, m.id),
+      );
       return { object: 'list' as const, data };
     },
   });

@@ -1,3 +1,4 @@
+import type { HeldKey } from '../services/keys/account-policies.js';
 import type { RequestUsage } from '../services/usage/request-usage.js';
 import type { KeyRecord } from '../stores/types.js';
 import type { Span } from '../telemetry/tracer.js';
@@ -6,6 +7,8 @@ import type { RequestCancel } from '../util/cancel-signal.js';
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey: KeyRecord | undefined;
+    /** The account the key belongs to and what its keys share; undefined for the admin's keys. */
+    keyAccount: HeldKey | undefined;
     /**
      * What the request uses, for its usage record: handed to the operation as `ctx.usage`, where
      * the services doing its work note it. Set for requests admitted under a key (app/track-request.ts).

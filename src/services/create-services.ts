@@ -23,6 +23,7 @@ import { ChatMedia } from './chat/chat-media.js';
 import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext } from './chat/engine-directory.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
+import { AccountPolicies } from './keys/account-policies.js';
 import { KeyAdmin } from './keys/key-admin.js';
 import { KeyService } from './keys/key-service.js';
 import { PlaygroundTokens } from './keys/playground-tokens.js';
@@ -69,7 +70,7 @@ export async function openKeyServices(config: Config): Promise<KeyServices> {
   return {
     store,
     keys,
-    keyAdmin: new KeyAdmin(keys, store, audit),
+    keyAdmin: new KeyAdmin(keys, store, audit, new AccountPolicies(store, config.accounts)),
     accounts: accountService(config, store, keys, audit),
     audit,
     close: () => store.close(),
@@ -178,7 +179,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
     usage,
   });
   const audit = openAudit(config, store, options.auditLog);
-  const keyAdmin = new KeyAdmin(keys, store, audit);
+  const accountPolicies = new AccountPolicies(store, config.accounts);
+  const keyAdmin = new KeyAdmin(keys, store, audit, accountPolicies);
   const keyAccess = new KeyAccess(store, keys, keyAdmin, usage, config.limits);
   const { billing, money } = await openBilling(config, { store, serverKey, log, audit });
   const chat =
@@ -210,6 +212,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     store,
     keys,
     keyAdmin,
+    accountPolicies,
     audit,
     accounts: accountService(config, store, keys, audit, {
       signInLimiter,

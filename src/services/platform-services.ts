@@ -12,6 +12,7 @@ import type { MoneyDesk } from './billing/money-desk.js';
 import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { ImageService } from './images/image-service.js';
+import type { AccountPolicies } from './keys/account-policies.js';
 import type { KeyAdmin } from './keys/key-admin.js';
 import type { KeyService } from './keys/key-service.js';
 import type { PlaygroundTokens } from './keys/playground-tokens.js';
@@ -32,6 +33,8 @@ export interface PlatformServices {
   keys: KeyService;
   /** Administrative acts on keys (create, revoke, ...), each recorded in the audit log. */
   keyAdmin: KeyAdmin;
+  /** What all keys of one account share: limits, model allowlist, key cap. */
+  accountPolicies: AccountPolicies;
   /** The audit log of administrative acts: every route and service that acts records here. */
   audit: AuditService;
   /** Console account holders and sessions, and keys as each of them may see them. */

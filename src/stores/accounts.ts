@@ -15,6 +15,15 @@ export interface AccountRecord {
   disabledAt: number | undefined;
 }
 
+/** An account's own limits, model allowlist and key cap; a field left out is the configured default. */
+export interface AccountPolicy {
+  concurrent?: number | undefined;
+  requestsPerMinute?: number | undefined;
+  /** Model codes or patterns every key of the account is held to; absent or empty = every model. */
+  models?: string[] | undefined;
+  maxKeys?: number | undefined;
+}
+
 export interface SessionRecord {
   /** SHA-256 of the cookie's token, hex: a leaked table does not give sessions away. */
   idHash: string;
@@ -70,6 +79,11 @@ export interface AccountStore {
   keyOwners(): Promise<Map<string, string>>;
   /** The owner of one key; undefined for the admin's keys (and unknown ones). */
   keyOwner(keyId: string): Promise<string | undefined>;
+
+  /** The account's own policy; undefined when it has none (or there is no such account). */
+  accountPolicy(id: string): Promise<AccountPolicy | undefined>;
+  /** Replaces the account's policy (undefined: back to the defaults); false when no such account. */
+  setAccountPolicy(id: string, policy: AccountPolicy | undefined): Promise<boolean>;
 
   /** Time of each key's latest request, by key id (keys never used are absent). */
   lastUsed(keyIds: string[]): Promise<Map<string, number>>;

@@ -30,8 +30,8 @@ const NEVER = -1;
 
 /**
  * Waiting room for a shared resource (engine slots, workers), fair across keys: one FIFO lane per
- * key (an opaque tenant string), and each freed resource goes to the lane whose key was served
- * least recently, so that keys with work waiting take turns (round-robin) and a key that had no
+ * key (an opaque tenant string), and each freed resource goes to the lane whose group (the part
+ * of the key before a `/`: an account) and then key was served least recently, so that keys with work waiting take turns (round-robin) and a key that had no
  * turn lately goes first. One key's burst therefore delays another key's request by at most one
  * turn per key waiting, instead of by the whole burst.
  *
@@ -48,6 +48,8 @@ export class FairQueue<T = void> {
   private readonly lanes = new Map<string, Lane<T>>();
   /** Key → the turn count when it was last served; only while something waits (see forget()). */
   private readonly stamps = new Map<string, number>();
+  /** The same for groups of keys (`group/key`: an account's keys), ordered before the keys within. */
+  private readonly groupStamps = new Map<string, number>();
   private turns = 0;
   private activations = 0;
   private waiting = 0;
@@ -106,6 +108,8 @@ export class FairQueue<T = void> {
   /** Records a turn `key` took without waiting. */
   served(key: string): void {
     this.stamps.set(key, ++this.turns);
+    this.groupStamps.set(groupOf(key), this.turns);
+    if (this.groupStamps.size > 2 * this.options.limit + 16) this.groupStamps.clear();
     // Stamps only order lanes against each other: with a few per key waiting at most, a map much
     // larger than the queue holds keys whose stamp no longer matters.
     if (this.stamps.size > 2 * this.options.limit + 16) this.forgetOlderThan(this.oldestWaitingStamp());
@@ -123,11 +127,19 @@ export class FairQueue<T = void> {
 
   private nextLane(): Lane<T> | undefined {
     let best: Lane<T> | undefined;
+    let bestGroup = 0;
     let bestStamp = 0;
     for (const lane of this.lanes.values()) {
+      // The group served least recently first, then its key served least recently, then the oldest lane.
+      const group = this.groupStamps.get(groupOf(lane.key)) ?? NEVER;
       const stamp = this.stamps.get(lane.key) ?? NEVER;
-      if (best === undefined || stamp < bestStamp || (stamp === bestStamp && lane.since < best.since)) {
+      if (
+        best === undefined ||
+        group < bestGroup ||
+        (group === bestGroup && (stamp < bestStamp || (stamp === bestStamp && lane.since < best.since)))
+      ) {
         best = lane;
+        bestGroup = group;
         bestStamp = stamp;
       }
     }
@@ -158,7 +170,10 @@ export class FairQueue<T = void> {
     this.waiting--;
     if (lane.entries.length === 0) this.lanes.delete(lane.key);
     // With nothing waiting, past turns order nothing: forget them (memory stays bounded).
-    if (this.waiting === 0) this.stamps.clear();
+    if (this.waiting === 0) {
+      this.stamps.clear();
+      this.groupStamps.clear();
+    }
     return true;
   }
 
@@ -177,3 +192,9 @@ export class FairQueue<T = void> {
     return overloaded(this.options.fullMessage, { retryAfter: this.options.retryAfter });
   }
 }
+
+/** A key's group: the part before its first `/` (an account's keys are `account/key`), else the key itself. */
+const groupOf = (key: string): string => {
+  const at = key.indexOf('/');
+  return at === -1 ? key : key.slice(0, at);
+};

@@ -28,6 +28,24 @@ async function serveAll(q: FairQueue<number>): Promise<void> {
 }
 
 describe('FairQueue', () => {
+  it('takes accounts in turn, then the keys within an account (`account/key`)', async () => {
+    const q = queue();
+    const log: string[] = [];
+    const waits = [
+      enqueue(q, log, 'a/k1', 'a1'),
+      enqueue(q, log, 'a/k1', 'a1'),
+      enqueue(q, log, 'a/k2', 'a2'),
+      enqueue(q, log, 'a/k3', 'a3'),
+      enqueue(q, log, 'b/k9', 'b9'),
+      enqueue(q, log, 'b/k9', 'b9'),
+      enqueue(q, log, 'lone', 'lone'),
+    ];
+    await serveAll(q);
+    await Promise.all(waits);
+    // Four keys of account a get a's one turn in three, as b's one key and the lone key do.
+    expect(log).toEqual(['a1', 'b9', 'lone', 'a2', 'b9', 'a3', 'a1']);
+  });
+
   it('serves one key in arrival order', async () => {
     const q = queue();
     const log: string[] = [];

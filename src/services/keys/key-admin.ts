@@ -1,5 +1,7 @@
+import { forbidden } from '../../errors/errors.js';
 import type { KeySettings, Store } from '../../stores/types.js';
 import { type Actor, type AuditService, SYSTEM } from '../audit/audit-service.js';
+import type { AccountPolicies } from './account-policies.js';
 import { type KeyService, type NewKey, toKeyView } from './key-service.js';
 
 /** A key's state as the audit log keeps it: its view (never the secret) and its holder. */
@@ -22,10 +24,17 @@ export class KeyAdmin {
     private readonly keys: KeyService,
     private readonly store: Store,
     private readonly audit: AuditService,
+    private readonly accounts?: AccountPolicies,
   ) {}
 
   async create(actor: Actor, input: NewHeldKey): Promise<Awaited<ReturnType<KeyService['create']>>> {
     const { accountId, ...key } = input;
+    if (accountId !== undefined && this.accounts) {
+      const { maxKeys } = await this.accounts.forAccount(accountId);
+      if (maxKeys > 0 && (await this.accounts.activeKeys(accountId)) >= maxKeys) {
+        throw forbidden(`Account ${accountId} already holds ${maxKeys} active keys, its cap: revoke one first`);
+      }
+    }
     const created = await this.keys.create(key);
     if (accountId !== undefined) await this.store.accounts.setKeyOwner(created.record.id, accountId);
     await this.audit.record(actor, {

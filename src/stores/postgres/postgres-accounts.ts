@@ -9,7 +9,7 @@ import {
   sessionFromRow,
   sessionToParams,
 } from '../account-rows.js';
-import type { AccountRecord, AccountStore, DailyUsageRow, SessionRecord } from '../accounts.js';
+import type { AccountPolicy, AccountRecord, AccountStore, DailyUsageRow, SessionRecord } from '../accounts.js';
 import type { PgQueryable } from './pg-db.js';
 
 /** `store.accounts` on PostgreSQL (its tables come from migration 4). */
@@ -98,6 +98,22 @@ export class PostgresAccounts implements AccountStore {
       idempotent: true,
     });
     return result.rowCount ?? 0;
+  }
+
+  async accountPolicy(id: string): Promise<AccountPolicy | undefined> {
+    const { rows } = await this.db.query<{ policy: AccountPolicy | null }>(
+      'SELECT policy FROM accounts WHERE id = $1',
+      [id],
+    );
+    return rows[0]?.policy ?? undefined;
+  }
+
+  async setAccountPolicy(id: string, policy: AccountPolicy | undefined): Promise<boolean> {
+    const value = policy === undefined ? null : JSON.stringify(policy);
+    const result = await this.db.query('UPDATE accounts SET policy = $1 WHERE id = $2', [value, id], {
+      idempotent: true,
+    });
+    return (result.rowCount ?? 0) > 0;
   }
 
   async setKeyOwner(keyId: string, accountId: string): Promise<void> {

@@ -10,7 +10,7 @@ import {
   sessionFromRow,
   sessionToParams,
 } from '../account-rows.js';
-import type { AccountRecord, AccountStore, DailyUsageRow, SessionRecord } from '../accounts.js';
+import type { AccountPolicy, AccountRecord, AccountStore, DailyUsageRow, SessionRecord } from '../accounts.js';
 
 /** `store.accounts` on the SQLite file (its tables come from migration 4). */
 export class SqliteAccounts implements AccountStore {
@@ -98,6 +98,19 @@ export class SqliteAccounts implements AccountStore {
 
   async deleteExpiredSessions(now: number): Promise<number> {
     return this.stmts.deleteExpired.run(now).changes;
+  }
+
+  async accountPolicy(id: string): Promise<AccountPolicy | undefined> {
+    const value = this.db.prepare('SELECT policy FROM accounts WHERE id = ?').pluck().get(id) as
+      | string
+      | null
+      | undefined;
+    return value ? (JSON.parse(value) as AccountPolicy) : undefined;
+  }
+
+  async setAccountPolicy(id: string, policy: AccountPolicy | undefined): Promise<boolean> {
+    const value = policy === undefined ? null : JSON.stringify(policy);
+    return this.db.prepare('UPDATE accounts SET policy = ? WHERE id = ?').run(value, id).changes > 0;
   }
 
   async setKeyOwner(keyId: string, accountId: string): Promise<void> {

@@ -1,0 +1,79 @@
+import type { Config, KeyLimits } from '../../config/schema.js';
+import type { AccountPolicy } from '../../stores/accounts.js';
+import type { Store } from '../../stores/types.js';
+
+/** What every key of one account shares: its limits, its model allowlist and its cap on keys. */
+export interface HeldKey {
+  accountId: string;
+  /** Counted under `account:<id>` by the limiter (no usage windows: those stay per key). */
+  limits: KeyLimits;
+  models: string[] | undefined;
+  maxKeys: number;
+}
+
+/** How long a key's holder and its account's policy are reused before they are read again. */
+const TTL_MS = 2_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Accounts' shared limits and allowlists (the account's own policy over `accounts.*` of the config),
+ * looked up for every request of a key. Kept for a moment per key, so a burst reads the store once;
+ * a change made in this process is seen at once, one made in another process within TTL_MS.
+ */
+export class AccountPolicies {
+  private readonly byKey = new Map<string, { held: HeldKey | undefined; at: number }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly defaults: Config['accounts'],
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** The account a key belongs to and what it shares; undefined for the admin's keys. */
+  async forKey(keyId: string): Promise<HeldKey | undefined> {
+    const hit = this.byKey.get(keyId);
+    if (hit && this.now() - hit.at < TTL_MS) return hit.held;
+    const accountId = await this.store.accounts.keyOwner(keyId);
+    const held = accountId === undefined ? undefined : await this.forAccount(accountId);
+    if (this.byKey.size >= MAX_ENTRIES) this.byKey.clear();
+    this.byKey.set(keyId, { held, at: this.now() });
+    return held;
+  }
+
+  async forAccount(accountId: string): Promise<HeldKey> {
+    return this.resolve(accountId, await this.store.accounts.accountPolicy(accountId));
+  }
+
+  resolve(accountId: string, own: AccountPolicy | undefined): HeldKey {
+    return {
+      accountId,
+      limits: {
+        concurrent: own?.concurrent ?? this.defaults.concurrent,
+        requests_per_minute: own?.requestsPerMinute ?? this.defaults.requests_per_minute,
+        windows: [],
+      },
+      models: own?.models?.length ? own.models : undefined,
+      maxKeys: own?.maxKeys ?? this.defaults.max_keys,
+    };
+  }
+
+  async set(accountId: string, policy: AccountPolicy | undefined): Promise<boolean> {
+    const done = await this.store.accounts.setAccountPolicy(accountId, policy);
+    this.byKey.clear();
+    return done;
+  }
+
+  /** Forgets what was read for a key (its holder changed). */
+  forget(keyId: string): void {
+    this.byKey.delete(keyId);
+  }
+
+  /** Active keys the account holds now. */
+  async activeKeys(accountId: string): Promise<number> {
+    const [keys, owners] = await Promise.all([this.store.listKeys(), this.store.accounts.keyOwners()]);
+    return keys.filter((k) => k.revokedAt === undefined && owners.get(k.id) === accountId).length;
+  }
+}
+
+/** The limiter's id for an account's shared counts (never a key id: those are hex). */
+export const accountLimiterId = (accountId: string): string => `account:${accountId}`;
