@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { ErrorReply } from '../../api/error-reply.js';
+import { QuotaLimitReply } from '../../api/quota-limit-reply.js';
 import { HOUR } from '../../services/limits/limiter.js';
 import { storedWindow } from '../../services/limits/stored-windows.js';
 import type { PlatformServices } from '../../services/platform-services.js';
@@ -24,34 +26,46 @@ const TOOL_CODES: readonly [string, string][] = [
  */
 export async function quotaLimitRoutes(app: FastifyInstance, options: { services: PlatformServices }): Promise<void> {
   const { services } = options;
-  app.get('/api/monitor/usage/quota/limit', { schema: { hide: true } }, async (request) => {
-    const key = await services.keys.authenticate(request.headers.authorization);
-    const { windows } = key.limits ?? services.config.limits;
-    const now = Date.now();
-    const limits = [];
-    for (const window of windows) {
-      const span = window.hours * HOUR;
-      const since = now - span;
-      const [{ count, oldest }, totals] = await Promise.all([
-        storedWindow(services.store, (id, from) => services.usage.pending(id, from), key.id, since),
-        services.store.usageTotals(key.id, since),
-      ]);
-      const weeks = window.hours % 168 === 0;
-      limits.push({
-        type: 'TOKENS_LIMIT',
-        unit: weeks ? WEEKS : HOURS,
-        number: weeks ? window.hours / 168 : window.hours,
-        usage: window.requests,
-        currentValue: count,
-        remaining: Math.max(0, window.requests - count),
-        percentage: Math.min(100, Math.round((100 * count) / window.requests)),
-        nextResetTime: (oldest ?? now) + span,
-        usageDetails: TOOL_CODES.map(([modelCode, operation]) => ({
-          modelCode,
-          usage: totals.byOperation[operation]?.requests ?? 0,
-        })),
-      });
-    }
-    return { code: 200, msg: 'Operation successful', data: { limits, level: 'custom' }, success: true };
-  });
+  app.get(
+    '/api/monitor/usage/quota/limit',
+    {
+      schema: {
+        summary: "The coding plan's usage query: the key's usage windows",
+        operationId: 'usage_quota_limit',
+        tags: ['platform'],
+        security: [{ bearer: [] }],
+        response: { 200: QuotaLimitReply, '4xx': ErrorReply, '5xx': ErrorReply },
+      },
+    },
+    async (request) => {
+      const key = await services.keys.authenticate(request.headers.authorization);
+      const { windows } = key.limits ?? services.config.limits;
+      const now = Date.now();
+      const limits = [];
+      for (const window of windows) {
+        const span = window.hours * HOUR;
+        const since = now - span;
+        const [{ count, oldest }, totals] = await Promise.all([
+          storedWindow(services.store, (id, from) => services.usage.pending(id, from), key.id, since),
+          services.store.usageTotals(key.id, since),
+        ]);
+        const weeks = window.hours % 168 === 0;
+        limits.push({
+          type: 'TOKENS_LIMIT' as const,
+          unit: weeks ? WEEKS : HOURS,
+          number: weeks ? window.hours / 168 : window.hours,
+          usage: window.requests,
+          currentValue: count,
+          remaining: Math.max(0, window.requests - count),
+          percentage: Math.min(100, Math.round((100 * count) / window.requests)),
+          nextResetTime: (oldest ?? now) + span,
+          usageDetails: TOOL_CODES.map(([modelCode, operation]) => ({
+            modelCode,
+            usage: totals.byOperation[operation]?.requests ?? 0,
+          })),
+        });
+      }
+      return { code: 200, msg: 'Operation successful', data: { limits, level: 'custom' }, success: true };
+    },
+  );
 }
