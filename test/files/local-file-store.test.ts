@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +37,35 @@ describe('local file store', () => {
   it('sweeps a folder that does not exist yet without failing', async () => {
     const files = new LocalFileStore({ dir: path.join(tmpdir(), 'gen-files-none', String(Date.now())), ttlMs: 1000 });
     expect(await files.sweep(Date.now())).toBe(0);
+  });
+
+  it('a corrupt metadata file is a missing file, and never stops a sweep; leftovers of a put are swept', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gen-files-'));
+    try {
+      const files = new LocalFileStore({ dir, ttlMs: DAY });
+      const bad = await files.put(Buffer.from('bad'), { contentType: 'application/pdf' });
+      const good = await files.put(Buffer.from('good'), { contentType: 'application/pdf' });
+      const folderOf = (id: string) => path.join(dir, id.slice(0, 2));
+      writeFileSync(path.join(folderOf(bad.id), `${bad.id}.json`), '{"id": "trunc');
+      expect(await files.get(bad.id, Date.now())).toBeUndefined();
+      writeFileSync(path.join(folderOf(bad.id), `${bad.id}.json`), 'not json');
+      // Leftovers: an old .tmp, old bytes without metadata, and a fresh orphan (a put in progress).
+      const old = (Date.now() - 2 * 3600 * 1000) / 1000;
+      const tmp = path.join(folderOf(good.id), 'aaaaaaaaaaaaaaaaaaaaaaaa.tmp');
+      const orphan = path.join(folderOf(good.id), 'bbbbbbbbbbbbbbbbbbbbbbbb');
+      const fresh = path.join(folderOf(good.id), 'cccccccccccccccccccccccc');
+      for (const file of [tmp, orphan, fresh]) writeFileSync(file, 'x');
+      utimesSync(tmp, old, old);
+      utimesSync(orphan, old, old);
+      expect(await files.sweep(Date.now())).toBe(3);
+      const left = readdirSync(folderOf(good.id));
+      expect(left).toContain('cccccccccccccccccccccccc');
+      expect(left).not.toContain('aaaaaaaaaaaaaaaaaaaaaaaa.tmp');
+      expect(left).not.toContain('bbbbbbbbbbbbbbbbbbbbbbbb');
+      expect(readdirSync(folderOf(bad.id))).not.toContain(bad.id);
+      expect((await files.get(good.id, Date.now()))?.bytes.toString()).toBe('good');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

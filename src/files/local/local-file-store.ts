@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isFileId, newFileId } from '../file-id.js';
 import { extensionFor, type FileStore, type PutFileOptions, type StoredFile } from '../types.js';
@@ -49,7 +49,7 @@ export class LocalFileStore implements FileStore {
     const p = this.paths(id);
     const file = await readMeta(p.meta);
     if (!file) return undefined;
-    if (file.expiresAt <= now) {
+    if (file === CORRUPT || file.expiresAt <= now) {
       await this.remove(id);
       return undefined;
     }
@@ -57,18 +57,31 @@ export class LocalFileStore implements FileStore {
     return bytes ? { file, bytes } : undefined;
   }
 
+  /**
+   * Removes expired files, files whose metadata cannot be read (one bad file never stops the sweep),
+   * and what an interrupted `put` left: `.tmp` files and bytes without metadata, once older than
+   * `LEFTOVER_MS` (a `put` in progress writes its bytes before its metadata).
+   */
   async sweep(now: number): Promise<number> {
     let removed = 0;
     const folders = await readdir(this.options.dir).catch(ifMissing([] as string[]));
     for (const folder of folders) {
       const names = await readdir(path.join(this.options.dir, folder)).catch(ifMissing([] as string[]));
+      const metas = new Set(names.filter((name) => name.endsWith('.json')));
       for (const name of names) {
-        if (!name.endsWith('.json')) continue;
-        const id = name.slice(0, -'.json'.length);
-        const file = await readMeta(path.join(this.options.dir, folder, name));
-        if (file && file.expiresAt <= now) {
-          await this.remove(id);
-          removed++;
+        const full = path.join(this.options.dir, folder, name);
+        if (name.endsWith('.json')) {
+          const file: StoredFile | typeof CORRUPT | undefined = await readMeta(full).catch(() => CORRUPT);
+          if (file === CORRUPT || (file && file.expiresAt <= now)) {
+            await this.remove(name.slice(0, -'.json'.length));
+            removed++;
+          }
+        } else if (name.endsWith('.tmp') || !metas.has(`${name}.json`)) {
+          const info = await stat(full).catch(() => undefined);
+          if (info?.isFile() && info.mtimeMs < now - LEFTOVER_MS) {
+            await rm(full, { force: true });
+            removed++;
+          }
         }
       }
     }
@@ -85,9 +98,21 @@ export class LocalFileStore implements FileStore {
   async close(): Promise<void> {}
 }
 
-async function readMeta(file: string): Promise<StoredFile | undefined> {
+/** Leftovers of an interrupted `put` older than this are swept. */
+const LEFTOVER_MS = 60 * 60 * 1000;
+
+/** Metadata that is not JSON of a file (a disk fault, a half-written copy): the file is treated as gone. */
+const CORRUPT = Symbol('corrupt metadata');
+
+async function readMeta(file: string): Promise<StoredFile | typeof CORRUPT | undefined> {
   const text = await readFile(file, 'utf8').catch(ifMissing(undefined));
-  return text === undefined ? undefined : (JSON.parse(text) as StoredFile);
+  if (text === undefined) return undefined;
+  try {
+    const meta = JSON.parse(text) as StoredFile;
+    return typeof meta?.expiresAt === 'number' && typeof meta.contentType === 'string' ? meta : CORRUPT;
+  } catch {
+    return CORRUPT;
+  }
 }
 
 /** A catch handler that turns "no such file" into a value and rethrows everything else. */
