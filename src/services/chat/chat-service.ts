@@ -22,6 +22,7 @@ import {
   type PromptBounds,
   promptCharLimit,
   promptTooLong,
+  toolChars,
 } from './prompt-bounds.js';
 import { applySearchTools, hasSearchTool } from './search-tools.js';
 import type { ChatCompletion, CompletionIdentity } from './wire-types.js';
@@ -85,7 +86,7 @@ export class ChatService {
     // A prompt that cannot fit is said so before the engine tokenizes it (its own check, exact,
     // follows for the rest); the tools above have checked what they added.
     if (augmented === undefined) {
-      const chars = messageChars(body.messages);
+      const chars = messageChars(body.messages) + toolChars(body.tools);
       if (chars > promptCharLimit(maxContext, this.bounds)) throw promptTooLong(chars, maxContext, this.bounds);
     }
     let messages = augmented ? augmented.messages : body.messages;

@@ -67,3 +67,18 @@ export function messageChars(messages: readonly BodyMessage[]): number {
   }
   return chars;
 }
+
+/**
+ * The characters of the function tools a template renders into the prompt (name, description,
+ * parameters schema): 128 tools with megabytes of descriptions cost as much to tokenize as messages.
+ */
+export function toolChars(tools: ChatCompletionBody['tools']): number {
+  let chars = 0;
+  for (const tool of tools ?? []) {
+    if (tool.type !== 'function') continue;
+    const f = tool.function;
+    chars += f.name.length + (f.description?.length ?? 0);
+    if (f.parameters !== undefined) chars += JSON.stringify(f.parameters).length;
+  }
+  return chars;
+}

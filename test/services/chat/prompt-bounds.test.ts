@@ -140,4 +140,21 @@ describe('the 1261 before tokenizing', () => {
     expect(engine.requests).toEqual([]);
     expect(engine.counted).toEqual([]);
   });
+
+  it('counts the function tools too: 128 tools of long descriptions are a 1261 before any tokenizing', async () => {
+    const engine = new ScriptedChatEngine({ ...SCRIPTED_CAPABILITIES, maxContext: 1024, maxOutput: 512 });
+    const chat = new ChatService(scriptedDirectory(engine), fakeSearch().service, {
+      ...PROMPT_BOUNDS_DEFAULTS,
+      maxCharsPerToken: 16,
+    });
+    const identity = { id: 'x', created: 0, requestId: 'x' };
+    const tools = Array.from({ length: 128 }, (_, i) => ({
+      type: 'function',
+      function: { name: `f${i}`, description: 'd'.repeat(1000), parameters: { type: 'object' } },
+    }));
+    const short = { model: 'gen-4.6', messages: [{ role: 'user', content: 'hi' }], tools } as ChatCompletionBody;
+    const error = await refusal(chat.start(short, identity, callContext({ tenant: 'key-1' })));
+    expect(error.code).toBe(1261);
+    expect(engine.counted).toEqual([]);
+  });
 });
