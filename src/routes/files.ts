@@ -28,13 +28,15 @@ export async function fileRoutes(scope: FastifyInstance, { files }: { files: Fil
       file.contentType.startsWith('text/') && !/charset=/i.test(file.contentType)
         ? `${file.contentType}; charset=UTF-8`
         : file.contentType;
-    return reply
-      .header('content-type', type)
-      // private: the URL is the only credential, so no shared cache (a proxy, a CDN) may keep the bytes.
-      .header('cache-control', `private, max-age=${maxAge}, immutable`)
-      .header('expires', new Date(file.expiresAt).toUTCString())
-      .header('last-modified', new Date(file.createdAt).toUTCString())
-      .header('x-content-type-options', 'nosniff')
-      .send(bytes);
+    return (
+      reply
+        .header('content-type', type)
+        // private: the URL is the only credential, so no shared cache (a proxy, a CDN) may keep the bytes.
+        .header('cache-control', `private, max-age=${maxAge}, immutable`)
+        .header('expires', new Date(file.expiresAt).toUTCString())
+        .header('last-modified', new Date(file.createdAt).toUTCString())
+        .header('x-content-type-options', 'nosniff')
+        .send(bytes)
+    );
   });
 }

@@ -17,7 +17,7 @@ function targetFile(file: SourceFile, specifier: string, known: Set<string>): st
 }
 
 /** The circles of the graph: its strongly connected components of more than one file, or a file importing itself. */
-export function importCircles(files: SourceFile[]): string[][] {
+function importCircles(files: SourceFile[]): string[][] {
   const known = new Set(files.map((file) => file.path));
   const edges = new Map(
     files.map((file) => [file.path, importsOf(file).flatMap((specifier) => targetFile(file, specifier, known) ?? [])]),

@@ -9,7 +9,7 @@ import { importsOf, ROOT, resolveImport, sourceFiles } from './source-files.js';
  * beside or above. From the top: the entry points, the app assembly, routes, the HTTP edge's
  * helpers, services, then what services build on, down to the error types.
  */
-export const LAYERS: readonly (readonly string[])[] = [
+const LAYERS: readonly (readonly string[])[] = [
   ['main.ts'],
   ['cli', 'docs', 'test-models'],
   ['app'],
@@ -19,7 +19,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['engines', 'search', 'files'],
   ['stores', 'telemetry'],
   ['net', 'api'],
-  ['models', 'config', 'ids'],
+  ['config', 'ids'],
+  ['models'],
   ['util'],
   ['errors', 'types'],
 ];

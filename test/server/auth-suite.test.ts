@@ -353,11 +353,16 @@ describe('admin routes', () => {
       expect(JSON.stringify(res.body)).not.toContain(app.key.split('.')[1]);
       for (const k of data)
         expect(Object.keys(k).sort()).toEqual([
+          'allowed_ips',
           'created_at',
+          'description',
           'endpoints',
+          'expires_at',
           'id',
           'limits',
+          'models',
           'name',
+          'previous_secret_until',
           'revoked_at',
           'role',
         ]);
