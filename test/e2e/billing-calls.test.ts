@@ -78,6 +78,8 @@ beforeAll(async () => {
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
   t = await createTestApp({
     security: { admin_key: ADMIN },
+    // Money alone decides: no concurrency or rate shared by the account's keys either.
+    accounts: { concurrent: 0, requests_per_minute: 0 },
     models: {
       'gen-4.6': {
         deployments: [{ engine: 'openai-compatible', base_url: upstreamUrl, model: 'stand-in', max_context: 8192 }],

@@ -36,6 +36,7 @@ beforeAll(async () => {
       database: { url: DATABASE_URL, schema: schema.schema },
       redis: { url: REDIS_URL, prefix: freshPrefix() },
       security: { admin_key: ADMIN },
+      accounts: { concurrent: 0, requests_per_minute: 0 },
       prices: { 'gen-4.6': { per_call: '0.01', output_per_million: '1000' } },
       billing: { lease_seconds: LEASE_SECONDS },
       log: { level: 'warn' },

@@ -45,7 +45,7 @@ export class KeyLimiter implements Limiter {
   private take(keyId: string, limits: KeyLimits, now: number): Release {
     this.checkPerMinute(keyId, limits.requests_per_minute, now);
     const running = this.inFlight.get(keyId) ?? 0;
-    if (limits.concurrent > 0 && running >= limits.concurrent) throw tooManyConcurrent(limits.concurrent);
+    if (limits.concurrent > 0 && running >= limits.concurrent) throw tooManyConcurrent(limits.concurrent, keyId);
     this.inFlight.set(keyId, running + 1);
     if (limits.requests_per_minute > 0) this.recent.get(keyId)?.push(now) ?? this.recent.set(keyId, [now]);
     let released = false;
@@ -66,7 +66,7 @@ export class KeyLimiter implements Limiter {
     if (!times) return;
     while (times.length > 0 && times[0]! <= now - MINUTE) times.shift();
     if (times.length === 0) this.recent.delete(keyId);
-    if (times.length >= perMinute) throw tooManyPerMinute(perMinute, times[0]! + MINUTE - now);
+    if (times.length >= perMinute) throw tooManyPerMinute(perMinute, times[0]! + MINUTE - now, keyId);
   }
 
   private async checkWindows(keyId: string, limits: KeyLimits, now: number): Promise<void> {

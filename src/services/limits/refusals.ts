@@ -1,11 +1,18 @@
 import * as errors from '../../errors/errors.js';
 
-/** The refusals every limiter gives, worded alike whichever counted. */
-export const tooManyConcurrent = (limit: number) =>
-  errors.tooManyConcurrent(`Too many concurrent requests: this key allows ${limit} at a time`, { retryAfter: 1 });
+/** Limits shared by an account's keys are counted under `account:<id>`; the rest under the key's id. */
+const holder = (subject: string) => (subject.startsWith('account:') ? 'this account' : 'this key');
 
-export const tooManyPerMinute = (limit: number, retryMs: number) =>
-  errors.tooManyPerMinute(`Too many requests: this key allows ${limit} per minute`, { retryAfter: retryMs / 1000 });
+/** The refusals every limiter gives, worded alike whichever counted. */
+export const tooManyConcurrent = (limit: number, subject: string) =>
+  errors.tooManyConcurrent(`Too many concurrent requests: ${holder(subject)} allows ${limit} at a time`, {
+    retryAfter: 1,
+  });
+
+export const tooManyPerMinute = (limit: number, retryMs: number, subject: string) =>
+  errors.tooManyPerMinute(`Too many requests: ${holder(subject)} allows ${limit} per minute`, {
+    retryAfter: retryMs / 1000,
+  });
 
 export const windowExhausted = (requests: number, hours: number, resetsAt: number, now: number) =>
   errors.usageWindowReached(

@@ -68,6 +68,8 @@ describe('per-account limits across instances on PostgreSQL + Redis', () => {
     const codes = replies.map((r) => (r.status === 200 ? 200 : (r.body['code'] as number)));
     expect(codes.filter((c) => c === 200)).toHaveLength(2);
     expect(codes.filter((c) => c === 1302)).toHaveLength(10);
+    for (const refused of replies.filter((r) => r.status !== 200))
+      expect(refused.body['message']).toBe('Too many concurrent requests: this account allows 2 at a time');
     // Another key (the admin's, no account) is not held by the account's count.
     const other = await apps[1]!.post('/paas/v4/chat/completions', {
       model: 'gen-4.6',

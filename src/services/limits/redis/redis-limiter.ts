@@ -95,8 +95,8 @@ export class RedisLimiter implements Limiter {
       });
     }
     const [code, a = 0, b = 0, c = 0] = reply.map(Number) as [number, number?, number?, number?];
-    if (code === 1302) throw tooManyConcurrent(limits.concurrent);
-    if (code === 1303) throw tooManyPerMinute(limits.requests_per_minute, a);
+    if (code === 1302) throw tooManyConcurrent(limits.concurrent, keyId);
+    if (code === 1303) throw tooManyPerMinute(limits.requests_per_minute, a, keyId);
     if (code === 1308) {
       const w = limits.windows[a - 1]!;
       throw windowExhausted(w.requests, w.hours, b, c);
