@@ -49,14 +49,18 @@ export async function loadMcpHandler(tool: McpTool, services: PlatformServices):
   const check = new AjvJsonSchemaValidator().getValidator<never>(tool.input as never);
 
   const call = async (request: FastifyRequest, name: string, args: unknown): Promise<CallToolResult> => {
-    const commit = (status: number) => request.commitUsage?.(status) ?? Promise.resolve();
+    // The usage record's own failure is logged, never the tool's answer (the journal keeps the record).
+    const commit = (status: number) =>
+      (request.commitUsage?.(status) ?? Promise.resolve()).catch((err: unknown) =>
+        request.log.error({ err }, 'usage record of an MCP tool call not committed'),
+      );
     if (name !== tool.name) {
-      commit(400).catch(() => {});
+      void commit(400);
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}": this server has ${tool.name}`);
     }
     const checked = check(args ?? {});
     if (!checked.valid) {
-      commit(400).catch(() => {});
+      void commit(400);
       return {
         isError: true,
         content: [{ type: 'text', text: `Error 1214: Invalid arguments of ${tool.name}: ${checked.errorMessage}` }],
@@ -75,7 +79,7 @@ export async function loadMcpHandler(tool: McpTool, services: PlatformServices):
     } catch (err) {
       const known = err instanceof ApiError ? err : internalError(request.id);
       if (!(err instanceof ApiError)) request.log.error({ err }, 'internal error');
-      commit(known.status).catch(() => {});
+      void commit(known.status);
       return failed(known);
     }
     try {
