@@ -123,8 +123,11 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
       },
       preHandler: (request, _reply, done) => {
         const body = request.body as Record<string, unknown> | undefined;
-        const model = body?.['model'];
-        if (typeof model === 'string') checkModel(request.apiKey!, model, request.keyAccount?.models);
+        const named = body?.['model'];
+        const model = op.model ? op.model(body as never, services) : named;
+        if (typeof model === 'string') {
+          checkModel(request.apiKey!, model, request.keyAccount?.models, typeof named === 'string' ? named : model);
+        }
         op.rules?.(body as never);
         const requestId = body?.['request_id'];
         if (typeof requestId !== 'string') {

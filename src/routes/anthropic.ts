@@ -11,6 +11,7 @@ import { anthropicErrorBody, anthropicErrorType } from '../server/anthropic-erro
 import { sendEventStream } from '../server/event-stream.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { MessageStream } from '../services/anthropic/message-stream.js';
+import { checkModel, modelAllowedByAll } from '../services/keys/key-policy.js';
 import { defineOperation } from './operation.js';
 
 /** docs/wire.md, "Anthropic Messages": this API answers errors in Anthropic's shape. */
@@ -26,6 +27,7 @@ export const anthropicMessages = defineOperation<MessagesBody, typeof AnthropicM
   reply: AnthropicMessage,
   chunk: AnthropicStreamEvent,
   errors,
+  model: (body, services) => services.anthropic.codeOf(body.model),
   async handle(ctx) {
     const { body, services, identity, signal, request, reply } = ctx;
     const anthropic = services.anthropic;
@@ -55,6 +57,7 @@ export const anthropicCountTokens = defineOperation<CountTokensBody, typeof Coun
   body: CountTokensBody,
   reply: CountTokensReply,
   errors,
+  model: (body, services) => services.anthropic.codeOf(body.model),
   async handle(ctx) {
     return { input_tokens: await ctx.services.anthropic.countTokens(ctx.body, ctx) };
   },
@@ -68,8 +71,10 @@ export const anthropicModels = defineOperation<unknown, typeof AnthropicModelLis
   summary: "The model codes served here, in Anthropic's list shape",
   reply: AnthropicModelList,
   errors,
-  async handle({ services }) {
-    const data = services.anthropic.models();
+  async handle({ services, key, request }) {
+    // As `/models` lists them: only the codes the key (and its account) may call.
+    const account = request.keyAccount?.models;
+    const data = services.anthropic.models((code) => modelAllowedByAll([key.policy?.models, account], code));
     return { data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false };
   },
 });
@@ -83,8 +88,10 @@ export const anthropicModel = defineOperation<unknown, typeof AnthropicModel>({
   params: ModelIdParams,
   reply: AnthropicModel,
   errors,
-  async handle({ services, params }) {
-    return services.anthropic.model(params['id']!);
+  async handle({ services, params, key, request }) {
+    return services.anthropic.model(params['id']!, (code) =>
+      checkModel(key, code, request.keyAccount?.models, params['id']),
+    );
   },
 });
 

@@ -55,6 +55,12 @@ export interface Operation<Body = unknown, Reply extends TSchema = TSchema> {
    * schema. Default: the API's own (docs/wire.md, "Errors").
    */
   errors?: { shape: ErrorShape; reply: TSchema };
+  /**
+   * The model code a request calls, which the key's and its account's model allowlists are checked
+   * against before the handler runs (default: the body's `model`). An API that takes other names for
+   * models (Anthropic's Claude names) resolves them here, so an allowlist always names model codes.
+   */
+  model?: (body: Body, services: PlatformServices) => string | undefined;
   /** Cross-field rules of the spec, run after schema validation. */
   rules?: (body: Body) => void;
   /**

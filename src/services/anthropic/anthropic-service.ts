@@ -62,6 +62,14 @@ export class AnthropicService {
     return { code, spec, chat: this.chat };
   }
 
+  /**
+   * The model code a model name calls: what the key's model allowlists are checked against (they
+   * name codes, as `/models` lists them), so a Claude name reaches only the code it maps to.
+   */
+  codeOf(name: string): string {
+    return this.resolve(name).code;
+  }
+
   async start(body: MessagesBody, identity: ReplyIdentity, call: CallContext): Promise<MessageRun> {
     const { code, spec, chat } = this.resolve(body.model);
     call.usage.useModel(code);
@@ -148,14 +156,17 @@ export class AnthropicService {
     return anthropicUsage({ ...run.call.usage, cachedTokens: 0 });
   }
 
-  /** The model codes served here, in Anthropic's list shape. */
-  models(): AnthropicModel[] {
-    const codes = CHAT_MODEL_CODES.filter((c) => this.chat?.hasModel(c));
+  /** The model codes served here that `allowed` lets through, in Anthropic's list shape. */
+  models(allowed: (code: string) => boolean): AnthropicModel[] {
+    const codes = CHAT_MODEL_CODES.filter((c) => this.chat?.hasModel(c) && allowed(c));
     return codes.map((code) => modelInfo(code, null));
   }
 
-  /** One model by code or Claude name, with the context window of the deployment serving it. */
-  async model(name: string): Promise<AnthropicModel> {
+  /**
+   * One model by code or Claude name, with the context window of the deployment serving it;
+   * `check` refuses a code the caller may not call.
+   */
+  async model(name: string, check: (code: string) => void): Promise<AnthropicModel> {
     let code: string;
     try {
       code = this.resolve(name).code;
@@ -163,6 +174,7 @@ export class AnthropicService {
       throw notFound(`No model ${name} here`);
     }
     if (!this.chat?.hasModel(code)) throw notFound(`No model ${name} here`);
+    check(code);
     const engine = await this.chat.engineFor(code);
     return { ...modelInfo(code, engine.capabilities.maxContext), id: name };
   }

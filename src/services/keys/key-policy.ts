@@ -82,15 +82,17 @@ export const expired = (policy: KeyPolicy | undefined, now: number): boolean =>
  * Refuses (1220, the live platform's "no permission for this model") a model that the key's
  * allowlist, or its account's (`accountModels`), leaves out.
  */
-export function checkModel(key: KeyRecord, model: string, accountModels?: readonly string[]): void {
+export function checkModel(key: KeyRecord, model: string, accountModels?: readonly string[], named = model): void {
+  // A name that resolved to another code (a Claude name) is named with the code it calls.
+  const which = named === model ? model : `${named} (served by ${model})`;
   if (!modelAllowed(key.policy?.models, model)) {
     throw forbidden(
-      `This API key has no permission for model ${model}: it is limited to ${key.policy!.models!.join(', ')}`,
+      `This API key has no permission for model ${which}: it is limited to ${key.policy!.models!.join(', ')}`,
     );
   }
   if (!modelAllowed(accountModels, model)) {
     throw forbidden(
-      `This API key has no permission for model ${model}: its account is limited to ${accountModels!.join(', ')}`,
+      `This API key has no permission for model ${which}: its account is limited to ${accountModels!.join(', ')}`,
     );
   }
 }
