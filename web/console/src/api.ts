@@ -30,6 +30,24 @@ export interface ConsoleKey {
   status: 'active' | 'revoked';
   last_used_at: number | null;
   account_id: string | null;
+  /** Model codes or patterns the key may call; empty = every model. */
+  models: string[];
+  /** Unix seconds; null = never. */
+  expires_at: number | null;
+  /** CIDRs the key may be used from; empty = anywhere. */
+  allowed_ips: string[];
+  description: string;
+  /** Unix seconds until which the secret a roll replaced still works; null = none. */
+  previous_secret_until: number | null;
+}
+
+/** What the keys page sends to change a key; a field left out keeps its value, null clears it. */
+export interface KeyChange {
+  name?: string;
+  models?: string[];
+  expires_at?: string | null;
+  allowed_ips?: string[];
+  description?: string;
 }
 
 export interface Account {
@@ -251,7 +269,7 @@ export async function readError(res: Response): Promise<ApiFailure> {
 }
 
 export async function consoleApi<T>(
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
   /** A file sent as it is (a JSONL upload), instead of a JSON body. */
@@ -283,6 +301,12 @@ export const api = {
   keys: () => consoleApi<{ data: ConsoleKey[] }>('GET', '/keys').then((r) => r.data),
   createKey: (body: unknown) => consoleApi<ConsoleKey & { key: string }>('POST', '/keys', body),
   revokeKey: (id: string) => consoleApi<ConsoleKey>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
+  updateKey: (id: string, change: KeyChange) =>
+    consoleApi<ConsoleKey>('PATCH', `/keys/${encodeURIComponent(id)}`, change),
+  rollKey: (id: string, graceSeconds: number) =>
+    consoleApi<ConsoleKey & { key: string }>('POST', `/keys/${encodeURIComponent(id)}/roll`, {
+      grace_seconds: graceSeconds,
+    }),
   accounts: () => consoleApi<{ data: Account[] }>('GET', '/accounts').then((r) => r.data),
   createAccount: (body: { name: string; email: string }) =>
     consoleApi<Account & { password: string }>('POST', '/accounts', body),

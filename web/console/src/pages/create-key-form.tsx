@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Account, api, type ConsoleKey } from '../api';
+import { changeOf, emptyDraft, PolicyFields } from './keys/policy-fields';
 
-/** The "Create key" form: name, endpoints, limits, and for the admin the account that holds it. */
+/**
+ * The "Create key" form: name, endpoints, limits, models, expiry, allowed addresses, description,
+ * and for the admin the account that holds it.
+ */
 export function CreateKeyForm(props: {
   isAdmin: boolean;
   onCreated: (key: ConsoleKey & { key: string }) => void;
@@ -13,6 +17,7 @@ export function CreateKeyForm(props: {
   const [concurrent, setConcurrent] = useState('');
   const [rpm, setRpm] = useState('');
   const [accountId, setAccountId] = useState('');
+  const [policy, setPolicy] = useState(emptyDraft);
   const [accounts, setAccounts] = useState<Account[]>([]);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -31,6 +36,7 @@ export function CreateKeyForm(props: {
     const limits: Record<string, number> = {};
     if (concurrent) limits['concurrent'] = Number(concurrent);
     if (rpm) limits['requests_per_minute'] = Number(rpm);
+    const { models, expires_at, allowed_ips, description } = changeOf(policy);
     setBusy(true);
     setError('');
     try {
@@ -40,6 +46,10 @@ export function CreateKeyForm(props: {
           endpoints,
           ...(Object.keys(limits).length ? { limits } : {}),
           ...(accountId ? { account_id: accountId } : {}),
+          ...(models.length ? { models } : {}),
+          ...(expires_at ? { expires_at } : {}),
+          ...(allowed_ips.length ? { allowed_ips } : {}),
+          ...(description ? { description } : {}),
         }),
       );
     } catch (err) {
@@ -91,6 +101,7 @@ export function CreateKeyForm(props: {
           />
         </div>
       </div>
+      <PolicyFields prefix="key" draft={policy} onChange={setPolicy} />
       {props.isAdmin && (
         <>
           <label for="key-account">Account</label>

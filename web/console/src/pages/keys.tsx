@@ -3,24 +3,29 @@ import { type Account, api, type ConsoleKey, formatTime, type KeySpend, type Ses
 import { Confirm } from '../components/confirm';
 import { CopyField } from '../components/copy-field';
 import { rememberKey } from '../key-memory';
-import { BudgetForm, budgetText } from './billing/budget-form';
+import { BudgetForm } from './billing/budget-form';
 import { CreateKeyForm } from './create-key-form';
+import { EditKeyForm } from './keys/edit-key-form';
+import { type KeyAction, KeyRow } from './keys/key-row';
+import { RollKeyForm } from './keys/roll-key-form';
 
-const limitsText = (k: ConsoleKey): string => {
-  if (!k.limits) return 'default';
-  const parts = [];
-  if (k.limits.concurrent) parts.push(`${k.limits.concurrent} concurrent`);
-  if (k.limits.requests_per_minute) parts.push(`${k.limits.requests_per_minute}/min`);
-  for (const w of k.limits.windows) parts.push(`${w.requests}/${w.hours}h`);
-  return parts.join(', ') || 'none';
-};
+/** A secret the page has just been given, shown once. */
+interface Shown {
+  title: string;
+  key: string;
+  note: string;
+}
+
+const ONCE = 'Copy it now: it is shown only this once. The playground can use it until you leave this page.';
 
 export function KeysPage({ session }: { session: SessionInfo }) {
   const isAdmin = session.principal.kind === 'admin';
   const [keys, setKeys] = useState<ConsoleKey[] | undefined>();
   const [error, setError] = useState('');
   const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<{ name: string; key: string } | undefined>();
+  const [created, setCreated] = useState<Shown | undefined>();
+  const [editing, setEditing] = useState<ConsoleKey | undefined>();
+  const [rolling, setRolling] = useState<ConsoleKey | undefined>();
   const [revoking, setRevoking] = useState<ConsoleKey | undefined>();
   const [status, setStatus] = useState('');
   const [holders, setHolders] = useState<Map<string, Account>>(new Map());
@@ -42,6 +47,17 @@ export function KeysPage({ session }: { session: SessionInfo }) {
     if (isAdmin) api.accounts().then((list) => setHolders(new Map(list.map((a) => [a.id, a]))));
   }, []);
   const holderName = (k: ConsoleKey) => (k.account_id ? (holders.get(k.account_id)?.name ?? k.account_id) : 'Admin');
+
+  const act = (action: KeyAction, k: ConsoleKey) => {
+    setCreating(false);
+    setEditing(undefined);
+    setRolling(undefined);
+    setCreated(undefined);
+    if (action === 'edit') setEditing(k);
+    if (action === 'roll') setRolling(k);
+    if (action === 'revoke') setRevoking(k);
+    if (action === 'budget') setBudgeting(k);
+  };
 
   const revoke = async (key: ConsoleKey) => {
     setRevoking(undefined);
@@ -68,6 +84,8 @@ export function KeysPage({ session }: { session: SessionInfo }) {
             class="primary"
             onClick={() => {
               setCreated(undefined);
+              setEditing(undefined);
+              setRolling(undefined);
               setCreating(true);
             }}
           >
@@ -85,7 +103,35 @@ export function KeysPage({ session }: { session: SessionInfo }) {
           onCancel={() => setCreating(false)}
           onCreated={(k) => {
             setCreating(false);
-            setCreated({ name: k.name, key: k.key });
+            setCreated({ title: `Key ${k.name} created`, key: k.key, note: ONCE });
+            rememberKey({ name: k.name, key: k.key });
+            load();
+          }}
+        />
+      )}
+      {editing && (
+        <EditKeyForm
+          keyView={editing}
+          onCancel={() => setEditing(undefined)}
+          onSaved={(k) => {
+            setEditing(undefined);
+            setStatus(`Key ${k.name} saved.`);
+            load();
+          }}
+        />
+      )}
+      {rolling && (
+        <RollKeyForm
+          keyView={rolling}
+          onCancel={() => setRolling(undefined)}
+          onRolled={(k) => {
+            setRolling(undefined);
+            const until = k.previous_secret_until;
+            setCreated({
+              title: `Key ${k.name} rolled`,
+              key: k.key,
+              note: `${ONCE} ${until === null ? 'The old secret no longer works.' : `The old secret works until ${formatTime(until)} UTC.`}`,
+            });
             rememberKey({ name: k.name, key: k.key });
             load();
           }}
@@ -93,13 +139,8 @@ export function KeysPage({ session }: { session: SessionInfo }) {
       )}
       {created && (
         <div class="card success">
-          <h2>Key {created.name} created</h2>
-          <CopyField
-            id="new-key"
-            label="New key"
-            value={created.key}
-            note="Copy it now: it is shown only this once. The playground can use it until you leave this page."
-          />
+          <h2>{created.title}</h2>
+          <CopyField id="new-key" label="New key" value={created.key} note={created.note} />
         </div>
       )}
       {error && (
@@ -117,10 +158,10 @@ export function KeysPage({ session }: { session: SessionInfo }) {
             <caption class="sr-only">API keys</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
+                <th scope="col">Name and id</th>
                 {isAdmin && <th scope="col">Holder</th>}
-                <th scope="col">Id</th>
                 <th scope="col">Endpoints</th>
+                <th scope="col">Access</th>
                 <th scope="col">Limits</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
@@ -136,51 +177,14 @@ export function KeysPage({ session }: { session: SessionInfo }) {
             </thead>
             <tbody>
               {keys.map((k) => (
-                <tr key={k.id} class={k.status}>
-                  <th scope="row" data-label="Name">
-                    {k.name}
-                    {k.role === 'admin' && <span class="badge">admin</span>}
-                  </th>
-                  {isAdmin && <td data-label="Holder">{holderName(k)}</td>}
-                  <td data-label="Id">
-                    <code>{k.id}</code>
-                  </td>
-                  <td data-label="Endpoints">{k.endpoints.join(', ') || '—'}</td>
-                  <td data-label="Limits">{limitsText(k)}</td>
-                  <td data-label="Created">{formatTime(k.created_at)}</td>
-                  <td data-label="Last used">{formatTime(k.last_used_at)}</td>
-                  <td data-label="Spend today / month / total" class="num spend-cell">
-                    {spendText(spend?.byKey.get(k.id))}
-                  </td>
-                  <td data-label="Budget">
-                    {budgetText(spend?.byKey.get(k.id)?.budget ?? null)}
-                    {isAdmin && k.status === 'active' && (
-                      <button
-                        type="button"
-                        class="link"
-                        aria-label={`Set the budget of ${k.name}`}
-                        onClick={() => setBudgeting(k)}
-                      >
-                        Set
-                      </button>
-                    )}
-                  </td>
-                  <td data-label="Status">
-                    <span class={`status ${k.status}`}>{k.status}</span>
-                  </td>
-                  <td>
-                    {k.status === 'active' && (
-                      <button
-                        type="button"
-                        class="danger small"
-                        aria-label={`Revoke ${k.name}`}
-                        onClick={() => setRevoking(k)}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
+                <KeyRow
+                  key={k.id}
+                  k={k}
+                  isAdmin={isAdmin}
+                  holder={holderName(k)}
+                  spend={spend?.byKey.get(k.id)}
+                  onAction={act}
+                />
               ))}
             </tbody>
           </table>
@@ -213,7 +217,3 @@ export function KeysPage({ session }: { session: SessionInfo }) {
     </section>
   );
 }
-
-/** Today / this month / in all, as `0.12 / 3.40 / 20.00`. */
-const spendText = (s: KeySpend | undefined): string =>
-  s ? `${s.spent.day} / ${s.spent.month} / ${s.spent.total}` : '—';
