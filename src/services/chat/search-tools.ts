@@ -1,5 +1,7 @@
 import type { ChatCompletionBody } from '../../api/chat.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
+import type { CallMeter } from '../billing/call-meter.js';
+import { priceCall } from '../billing/priced-call.js';
 import type { SearchService } from '../search/search-service.js';
 import {
   checkTemplate,
@@ -97,9 +99,18 @@ function withSystemText(messages: BodyMessage[], text: string): BodyMessage[] {
   return [{ role: 'system', content: text }, ...messages];
 }
 
-async function webSearch(messages: BodyMessage[], tool: WebSearchTool, search: SearchService, room: Room) {
+async function webSearch(
+  messages: BodyMessage[],
+  tool: WebSearchTool,
+  search: SearchService,
+  room: Room,
+  meter: CallMeter | undefined,
+) {
   const query = tool.search_query || textOf(messages[lastUserIndex(messages)]);
   if (!query.trim()) return { messages, results: [] as SearchResultEntry[] };
+  // A search the tool runs costs what a call of the web_search operation costs: reserved before it
+  // runs (1113 when it does not fit), billed with the completion's record.
+  if (meter !== undefined) await priceCall(meter, 'web_search');
   const results = await search.search(
     {
       engine: tool.search_engine ?? 'search-prime',
@@ -165,13 +176,15 @@ export function hasSearchTool(body: ChatCompletionBody): boolean {
 
 /**
  * `maxContext` is the serving model's context window: a prompt the tools would grow past what it
- * can hold (chat.max_chars_per_token) is refused with 1261 before it is built.
+ * can hold (chat.max_chars_per_token) is refused with 1261 before it is built. Each web search run
+ * is priced as a `web_search` call on `meter` (when the request is metered).
  */
 export async function applySearchTools(
   body: ChatCompletionBody,
   search: SearchService,
   bounds: PromptBounds,
   maxContext: number,
+  meter?: CallMeter,
 ): Promise<SearchAugmentation> {
   checkSearchTemplates(body, bounds);
   const room: Room = {
@@ -185,7 +198,7 @@ export async function applySearchTools(
   let sequence: 'before' | 'after' = 'after';
   for (const tool of body.tools ?? []) {
     if (tool.type === 'web_search' && tool.web_search.enable !== false) {
-      const done = await webSearch(messages, tool.web_search, search, room);
+      const done = await webSearch(messages, tool.web_search, search, room, meter);
       messages = done.messages;
       if (tool.web_search.search_result) shown = [...(shown ?? []), ...done.results];
       sequence = tool.web_search.result_sequence ?? 'after';
