@@ -26,6 +26,7 @@ import { checkGguf } from './gguf-check.js';
 import { toChatHistory, toFunctions } from './history.js';
 import { JsonGrammars } from './json-grammars.js';
 import { type LlamaCppEngineOptions, resolveOptions } from './options.js';
+import { prefillPrompt } from './prefill.js';
 import { sharedLlama } from './runtime.js';
 import { SequencePool } from './sequence-pool.js';
 
@@ -123,6 +124,7 @@ class Engine implements LlamaCppEngine {
     try {
       // The last prompt token is always evaluated again to get the next token's logits.
       const cachedTokens = Math.min(commonPrefix(sequence.contextTokens, prompt), prompt.length - 1);
+      if (!(await prefillPrompt(sequence, prompt, signal))) return;
       yield* runGeneration(
         {
           chat,
