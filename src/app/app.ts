@@ -16,6 +16,7 @@ import { newPlatformId } from '../server/ids.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { installObservability } from '../server/metrics/observability.js';
 import { installTracing } from '../server/tracing.js';
+import { closeUnusedConnectionsOnClose } from '../server/unused-connections.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { type ApiScopeOptions, apiScope } from './api-scope.js';
 import { mcpScope } from './mcp-scope.js';
@@ -118,6 +119,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     },
   });
   app.decorate('streamStallMs', config.server.stream_stall_seconds * 1000);
+  closeUnusedConnectionsOnClose(app);
   app.decorateRequest('apiKey', undefined);
   app.decorateRequest('keyAccount', undefined);
   app.decorateRequest('usage', undefined);
