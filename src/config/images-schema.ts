@@ -15,6 +15,18 @@ export const ImagesConfigSchema = Type.Object(
       description:
         'Jobs that may wait for a worker: async tasks not yet taken up, and sync calls waiting for a slot. Past it: 503, code 1305.',
     }),
+    queue_per_key: Type.Integer({
+      minimum: 1,
+      default: 20,
+      description:
+        'Async tasks one key may have waiting in the queue; past it that key gets 429, code 1302, and other keys still queue.',
+    }),
+    queue_per_account: Type.Integer({
+      minimum: 1,
+      default: 50,
+      description:
+        'Async tasks the keys of one account may have waiting in the queue together; past it: 429, code 1302.',
+    }),
     max_attempts: Type.Integer({
       minimum: 1,
       maximum: 20,

@@ -39,14 +39,20 @@ export const asyncImageGenerations = defineOperation<AsyncImageGenerationBody, t
   body: AsyncImageGenerationBody,
   reply: TaskHandleReply,
   rules: (body) => checkImageSize(body.model, body.size),
-  async handle({ body, services, key, identity, usage }) {
+  async handle({ body, services, key, identity, usage, request }) {
     const images = services.images;
     if (!images) throw modelNotConfigured(`Image model ${body.model}`, `models.${body.model}`);
     const { id, requestId } = identity;
     const { prompt, model, size, quality } = body;
     // Priced: the task holds its own reservation (the request's ends with its reply), until it ends.
     const meter = usage.meter && services.billing.meter(key.id, `task-${id}`, `task:${id}`);
-    const task = await images.submit({ model, prompt, size, quality }, { id, requestId, keyId: key.id }, meter);
+    // The account's keys share its part of the queue, as they share its limits.
+    const accountId = request.keyAccount?.accountId;
+    const task = await images.submit(
+      { model, prompt, size, quality },
+      { id, requestId, keyId: key.id, accountId },
+      meter,
+    );
     return { model: task.model, id: task.id, request_id: task.requestId, task_status: task.status };
   },
 });

@@ -67,6 +67,45 @@ export interface TaskStore {
   deleteEndedBefore(before: number): Promise<number>;
   /** PROCESSING tasks of these kinds that no worker holds at `now`: the queue's length. */
   countWaiting(kinds: readonly string[], now: number): Promise<number>;
+  /**
+   * Tasks of `kind` waiting at `now` (PROCESSING, held by no worker): in the whole queue, of
+   * `keyId`, and of every key that `accountId` holds (the accounts' key owners).
+   */
+  waitingShares(kind: string, keyId: string, accountId: string | undefined, now: number): Promise<QueueHeld>;
+  /**
+   * Writes the task only if, counted at its `createdAt` and in one atomic step with the insert,
+   * the queue and the shares of its key and account are below `share`: any number of concurrent
+   * calls, from any number of processes, never take more than the share. A refusal writes nothing.
+   */
+  createWithin(task: NewTask, share: QueueShare): Promise<QueueAdmission>;
+}
+
+/** Waiting tasks of one kind: the whole queue, one key's, one account's (0 without an account). */
+export interface QueueHeld {
+  queue: number;
+  key: number;
+  account: number;
+}
+
+/** The most a new task may find waiting before it, per holder. */
+export interface QueueShare {
+  queueSize: number;
+  perKey: number;
+  /** The account whose keys share `perAccount`; absent for keys of no account. */
+  accountId?: string | undefined;
+  perAccount: number;
+}
+
+export type QueueAdmission = { admitted: true } | { admitted: false; full: keyof QueueHeld; held: number };
+
+/** Which share is already taken, if any: the queue first, then the account, then the key. */
+export function fullShare(held: QueueHeld, share: QueueShare): QueueAdmission {
+  if (held.queue >= share.queueSize) return { admitted: false, full: 'queue', held: held.queue };
+  if (share.accountId !== undefined && held.account >= share.perAccount) {
+    return { admitted: false, full: 'account', held: held.account };
+  }
+  if (held.key >= share.perKey) return { admitted: false, full: 'key', held: held.key };
+  return { admitted: true };
 }
 
 /** Row shape shared by the SQL implementations. */

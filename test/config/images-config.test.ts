@@ -16,6 +16,8 @@ describe('images and safety configuration', () => {
     expect(config.images).toEqual({
       concurrency: 2,
       queue_size: 100,
+      queue_per_key: 20,
+      queue_per_account: 50,
       max_attempts: 3,
       lease_seconds: 20,
       poll_interval_ms: 1000,
@@ -30,6 +32,7 @@ describe('images and safety configuration', () => {
     ['images:\n  concurrency: 0\n', /images\.concurrency/],
     ['images:\n  lease_seconds: 120\n', /images\.lease_seconds/],
     ['images:\n  max_attempts: 0\n', /images\.max_attempts/],
+    ['images:\n  queue_per_key: 0\n', /images\.queue_per_key/],
     ['images:\n  workers: 3\n', /images/],
     ['safety:\n  block_terms: [""]\n', /safety\.block_terms/],
     ['safety:\n  on_guard_error: maybe\n', /safety\.on_guard_error/],

@@ -5,6 +5,8 @@ export interface TaskStoreFixture {
   tasks: TaskStore;
   /** The same tasks seen through another connection, as another server process would. */
   other: TaskStore;
+  /** Records that a key belongs to an account (the console's key owners). */
+  own(keyId: string, accountId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,66 @@ export function runTaskStoreContract(label: string, setup: () => Promise<TaskSto
       expect((await t.claim(claimOf('w3', 2_000, kinds)))?.id).toBe(backlog[1]!.id);
       // A lease that ran out is not running: its key counts as idle again, and the task is free.
       expect((await t.claim(claimOf('w4', 3_500, kinds)))?.keyId).toBe('flood');
+    });
+
+    it('counts waiting tasks per queue, key and account; running and ended ones do not count', async () => {
+      const kind = 'k-shares';
+      await f.own('sh-a1', 'acct-sh');
+      await f.own('sh-a2', 'acct-sh');
+      for (const keyId of ['sh-a1', 'sh-a1', 'sh-a2', 'sh-lone']) await t.create(task(1_000, { kind, keyId }));
+      await t.create(task(1_000, { kind: 'k-shares-other', keyId: 'sh-a1' }));
+      expect(await f.other.waitingShares(kind, 'sh-a1', 'acct-sh', 2_000)).toEqual({ queue: 4, key: 2, account: 3 });
+      expect(await t.waitingShares(kind, 'sh-lone', undefined, 2_000)).toEqual({ queue: 4, key: 1, account: 0 });
+      const running = await t.claim(claimOf('w1', 2_000, [kind]));
+      expect(running?.keyId).toBe('sh-a1');
+      expect(await t.waitingShares(kind, 'sh-a1', 'acct-sh', 2_500)).toEqual({ queue: 3, key: 1, account: 2 });
+      // Its lease ran out: it waits again.
+      expect(await t.waitingShares(kind, 'sh-a1', 'acct-sh', 3_500)).toEqual({ queue: 4, key: 2, account: 3 });
+    });
+
+    it('admits a task only within the queue and its key and account shares, refusing with what is full', async () => {
+      const kind = 'k-admit';
+      await f.own('ad-a1', 'acct-ad');
+      await f.own('ad-a2', 'acct-ad');
+      const share = { queueSize: 5, perKey: 2, perAccount: 3 };
+      const of = (keyId: string) => task(1_000, { kind, keyId });
+      const inAccount = { ...share, accountId: 'acct-ad' };
+      expect(await t.createWithin(of('ad-a1'), inAccount)).toEqual({ admitted: true });
+      expect(await t.createWithin(of('ad-a1'), inAccount)).toEqual({ admitted: true });
+      const refused = of('ad-a1');
+      expect(await t.createWithin(refused, inAccount)).toEqual({ admitted: false, full: 'key', held: 2 });
+      expect(await t.get(refused.id)).toBeUndefined();
+      expect(await f.other.createWithin(of('ad-a2'), inAccount)).toEqual({ admitted: true });
+      expect(await f.other.createWithin(of('ad-a2'), inAccount)).toEqual({ admitted: false, full: 'account', held: 3 });
+      // Another key, of no account, still gets its place; then the whole queue is full.
+      expect(await t.createWithin(of('ad-b'), share)).toEqual({ admitted: true });
+      expect(await t.createWithin(of('ad-c'), share)).toEqual({ admitted: true });
+      expect(await t.createWithin(of('ad-d'), share)).toEqual({ admitted: false, full: 'queue', held: 5 });
+    });
+
+    it('50 concurrent admissions from two connections never take more than the share', async () => {
+      const kind = 'k-admit-race';
+      await f.own('race-a', 'acct-race');
+      await f.own('race-b', 'acct-race');
+      const share = { queueSize: 100, perKey: 7, perAccount: 100 };
+      const flood = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 ? f.other : t).createWithin(task(1_000, { kind, keyId: 'race-a' }), share),
+        ),
+      );
+      expect(flood.filter((a) => a.admitted)).toHaveLength(7);
+      expect((await t.waitingShares(kind, 'race-a', undefined, 1_000)).key).toBe(7);
+      // The account's share, reached by two of its keys at once.
+      const accountShare = { queueSize: 100, perKey: 100, perAccount: 12, accountId: 'acct-race' };
+      const both = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 ? f.other : t).createWithin(task(1_000, { kind, keyId: i % 3 ? 'race-b' : 'race-a' }), accountShare),
+        ),
+      );
+      expect(both.filter((a) => a.admitted)).toHaveLength(5);
+      expect((await t.waitingShares(kind, 'race-a', 'acct-race', 1_000)).account).toBe(12);
+      // Another key's task is still accepted.
+      expect(await t.createWithin(task(1_000, { kind, keyId: 'race-other' }), share)).toEqual({ admitted: true });
     });
 
     it('never hands one task to two concurrent claimers', async () => {

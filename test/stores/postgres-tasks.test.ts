@@ -9,6 +9,7 @@ runTaskStoreContract('postgres', async () => {
   return {
     tasks: store.tasks,
     other: other.tasks,
+    own: (keyId, accountId) => store.accounts.setKeyOwner(keyId, accountId),
     async close() {
       await other.close();
       await store.close();

@@ -12,6 +12,7 @@ runTaskStoreContract('sqlite', async () => {
   return {
     tasks: store.tasks,
     other: other.tasks,
+    own: (keyId, accountId) => store.accounts.setKeyOwner(keyId, accountId),
     async close() {
       await other.close();
       await store.close();

@@ -1,11 +1,17 @@
 import { randomInt } from 'node:crypto';
 import type { ImagesConfig } from '../../config/images-schema.js';
 import type { ImageQuality, ImageRequest } from '../../engines/image/types.js';
-import { notFound, overloaded, unknownModel, upstreamFailure } from '../../errors/errors.js';
+import { notFound, overloaded, tooManyConcurrent, unknownModel, upstreamFailure } from '../../errors/errors.js';
 import type { FileStore, StoredFile } from '../../files/types.js';
 import { imageModel } from '../../models/catalogue.js';
 import type { MoneyStore } from '../../stores/money.js';
-import type { TaskRecord, TaskStore } from '../../stores/tasks.js';
+import {
+  fullShare,
+  type QueueAdmission,
+  type QueueShare,
+  type TaskRecord,
+  type TaskStore,
+} from '../../stores/tasks.js';
 import { inSpan, type Tracer } from '../../telemetry/tracer.js';
 import { abortSignalOf, type CancelSignal } from '../../util/cancel-signal.js';
 import type { CallMeter } from '../billing/call-meter.js';
@@ -98,17 +104,20 @@ export class ImageService {
    */
   async submit(
     input: ImageInput,
-    ids: { id: string; requestId: string; keyId: string },
+    ids: { id: string; requestId: string; keyId: string; accountId?: string | undefined },
     meter?: CallMeter,
   ): Promise<TaskRecord> {
-    const prepared = await this.prepare(input, new AbortController().signal, ids.keyId);
     const { tasks, config } = this.deps;
-    const now = Date.now();
-    if ((await tasks.countWaiting([IMAGE_TASK_KIND], now)) >= config.queue_size) {
-      throw overloaded('Image generation is at capacity: the task queue is full, retry later', {
-        retryAfter: 10,
-      });
-    }
+    const { id, requestId, keyId, accountId } = ids;
+    const share: QueueShare = {
+      queueSize: config.queue_size,
+      perKey: config.queue_per_key,
+      accountId,
+      perAccount: config.queue_per_account,
+    };
+    // A share already taken is refused before the safety check or a reservation: nothing is spent.
+    refuseFull(fullShare(await tasks.waitingShares(IMAGE_TASK_KIND, keyId, accountId, Date.now()), share), config);
+    const prepared = await this.prepare(input, new AbortController().signal, keyId);
     if (meter) {
       const { size, quality } = prepared.request;
       const amount = await reserveImages(meter, input.model, {
@@ -119,12 +128,28 @@ export class ImageService {
       if (meter.reserved)
         prepared.billing = { reservationId: meter.reservationId, accountId: meter.accountId!, amount };
     }
-    const task = { ...ids, kind: IMAGE_TASK_KIND, model: input.model, input: JSON.stringify(prepared), createdAt: now };
+    const now = Date.now();
+    const task = {
+      id,
+      requestId,
+      keyId,
+      kind: IMAGE_TASK_KIND,
+      model: input.model,
+      input: JSON.stringify(prepared),
+      createdAt: now,
+    };
+    // The check that counts: made again with the insert, atomically, so concurrent submissions
+    // (here or in other processes) never take more than the shares.
+    let admission: QueueAdmission;
     try {
-      await tasks.create(task);
+      admission = await tasks.createWithin(task, share);
     } catch (err) {
       if (prepared.billing) await this.releaseTask(prepared.billing);
       throw err;
+    }
+    if (!admission.admitted) {
+      if (prepared.billing) await this.releaseTask(prepared.billing);
+      refuseFull(admission, config);
     }
     this.deps.kick?.();
     return {
@@ -262,5 +287,28 @@ export class ImageService {
     }
     const fitted = await fitToSize(image, request.size);
     return this.deps.files.put(fitted.bytes, { contentType: fitted.mime });
+  }
+}
+
+/** Throws the refusal of a full queue or share; the message names the setting that applied. */
+function refuseFull(admission: QueueAdmission, config: ImagesConfig): void {
+  if (admission.admitted) return;
+  const retry = { retryAfter: 10 };
+  switch (admission.full) {
+    case 'queue':
+      throw overloaded(
+        `Image generation is at capacity: the task queue is full (images.queue_size = ${config.queue_size} waiting tasks), retry later`,
+        retry,
+      );
+    case 'account':
+      throw tooManyConcurrent(
+        `The keys of this account already have ${admission.held} image tasks waiting; this account allows ${config.queue_per_account} (images.queue_per_account): retry when one has started`,
+        retry,
+      );
+    case 'key':
+      throw tooManyConcurrent(
+        `This key already has ${admission.held} image tasks waiting; a key may have ${config.queue_per_key} (images.queue_per_key): retry when one has started`,
+        retry,
+      );
   }
 }

@@ -1,5 +1,9 @@
 import {
+  fullShare,
   type NewTask,
+  type QueueAdmission,
+  type QueueHeld,
+  type QueueShare,
   type TaskClaim,
   type TaskError,
   type TaskRecord,
@@ -7,7 +11,22 @@ import {
   type TaskStore,
   taskFromRow,
 } from '../tasks.js';
-import type { PgQueryable } from './pg-db.js';
+import type { PgDb } from './pg-db.js';
+import { inTransaction } from './pg-transaction.js';
+
+const INSERT = `INSERT INTO tasks (id, key_id, kind, model, request_id, input, status, attempts, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING', 0, $7, $7)`;
+const insertParams = (t: NewTask) => [t.id, t.keyId, t.kind, t.model, t.requestId, t.input, t.createdAt];
+const SHARES = `SELECT COUNT(*) AS queue,
+    COUNT(*) FILTER (WHERE key_id = $3) AS key,
+    COUNT(*) FILTER (WHERE key_id IN (SELECT key_id FROM key_owners WHERE account_id = $4)) AS account
+  FROM tasks WHERE status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < $1) AND kind = $2`;
+type SharesRow = { queue: string; key: string; account: string };
+const heldOf = (row: SharesRow | undefined): QueueHeld => ({
+  queue: Number(row?.queue ?? 0),
+  key: Number(row?.key ?? 0),
+  account: Number(row?.account ?? 0),
+});
 
 const FREE = `status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < $1) AND kind = ANY($2::text[])`;
 
@@ -17,13 +36,31 @@ const FREE = `status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < $1
  * or taking the same one.
  */
 export class PostgresTaskStore implements TaskStore {
-  constructor(private readonly db: PgQueryable) {}
+  constructor(private readonly db: PgDb) {}
 
   async create(t: NewTask): Promise<void> {
-    await this.db.query(
-      `INSERT INTO tasks (id, key_id, kind, model, request_id, input, status, attempts, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING', 0, $7, $7)`,
-      [t.id, t.keyId, t.kind, t.model, t.requestId, t.input, t.createdAt],
+    await this.db.query(INSERT, insertParams(t));
+  }
+
+  async waitingShares(kind: string, keyId: string, accountId: string | undefined, now: number): Promise<QueueHeld> {
+    const { rows } = await this.db.query<SharesRow>(SHARES, [now, kind, keyId, accountId ?? '']);
+    return heldOf(rows[0]);
+  }
+
+  async createWithin(t: NewTask, share: QueueShare): Promise<QueueAdmission> {
+    // One lock per kind, held to the end of the transaction: concurrent admissions from every
+    // process count and insert one after another (READ COMMITTED alone would let two count the
+    // same free place). The transaction is short: three counts on the open tasks and an insert.
+    return inTransaction(
+      this.db,
+      async (client): Promise<QueueAdmission> => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`tasks.admit:${t.kind}`]);
+        const { rows } = await client.query<SharesRow>(SHARES, [t.createdAt, t.kind, t.keyId, share.accountId ?? '']);
+        const verdict = fullShare(heldOf(rows[0]), share);
+        if (verdict.admitted) await client.query(INSERT, insertParams(t));
+        return verdict;
+      },
+      { idempotent: false },
     );
   }
 

@@ -1,6 +1,10 @@
 import type Database from 'better-sqlite3';
 import {
+  fullShare,
   type NewTask,
+  type QueueAdmission,
+  type QueueHeld,
+  type QueueShare,
   type TaskClaim,
   type TaskError,
   type TaskRecord,
@@ -16,6 +20,7 @@ const FREE = `status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < ?)
 /** Tasks in the SQLite file. One UPDATE ... RETURNING claims atomically (SQLite has one writer). */
 export class SqliteTaskStore implements TaskStore {
   private readonly stmts;
+  private readonly admit;
 
   constructor(db: Database.Database) {
     this.stmts = {
@@ -51,11 +56,43 @@ export class SqliteTaskStore implements TaskStore {
       ),
       deleteEnded: db.prepare(`DELETE FROM tasks WHERE status <> 'PROCESSING' AND updated_at < ?`),
       waiting: db.prepare(`SELECT COUNT(*) FROM tasks WHERE ${FREE} AND ${KINDS}`).pluck(),
+      shares: db.prepare(
+        `SELECT COUNT(*) AS queue,
+           COALESCE(SUM(key_id = @key), 0) AS key,
+           COALESCE(SUM(key_id IN (SELECT key_id FROM key_owners WHERE account_id = @account)), 0) AS account
+         FROM tasks WHERE status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < @now) AND kind = @kind`,
+      ),
     };
+    // IMMEDIATE takes the write lock before counting: another connection (process) cannot insert
+    // between this one's count and its insert.
+    const admit = db.transaction((t: NewTask, share: QueueShare): QueueAdmission => {
+      const verdict = fullShare(this.held(t.kind, t.keyId, share.accountId, t.createdAt), share);
+      if (verdict.admitted) this.insertRow(t);
+      return verdict;
+    });
+    this.admit = (t: NewTask, share: QueueShare) => admit.immediate(t, share);
+  }
+
+  private insertRow(t: NewTask): void {
+    this.stmts.insert.run(t.id, t.keyId, t.kind, t.model, t.requestId, t.input, t.createdAt, t.createdAt);
+  }
+
+  private held(kind: string, keyId: string, accountId: string | undefined, now: number): QueueHeld {
+    // An account id never matches a key owner row when absent: '' is no account's id.
+    const row = this.stmts.shares.get({ kind, key: keyId, account: accountId ?? '', now }) as QueueHeld;
+    return { queue: Number(row.queue), key: Number(row.key), account: Number(row.account) };
+  }
+
+  async waitingShares(kind: string, keyId: string, accountId: string | undefined, now: number): Promise<QueueHeld> {
+    return this.held(kind, keyId, accountId, now);
+  }
+
+  async createWithin(task: NewTask, share: QueueShare): Promise<QueueAdmission> {
+    return this.admit(task, share);
   }
 
   async create(t: NewTask): Promise<void> {
-    this.stmts.insert.run(t.id, t.keyId, t.kind, t.model, t.requestId, t.input, t.createdAt, t.createdAt);
+    this.insertRow(t);
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {
