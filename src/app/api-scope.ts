@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorReply } from '../api/error-reply.js';
 import { ApiError } from '../errors/api-error.js';
-import { forbidden, requestIdReused } from '../errors/errors.js';
+import { requestIdReused } from '../errors/errors.js';
 import type { Operation, OperationBase, OperationContext } from '../routes/operation.js';
 import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
+import { admitKey, identifyKey } from '../server/key-admission.js';
 import { normalizeBody } from '../server/normalize-body.js';
 import { priceCall } from '../services/billing/priced-call.js';
-import { accountLimiterId } from '../services/keys/account-policies.js';
 import { checkModel } from '../services/keys/key-policy.js';
-import { noRelease } from '../services/limits/limiter.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { RequestUsage } from '../services/usage/request-usage.js';
 import { usageNotRecorded } from '../services/usage/usage-recorder.js';
@@ -51,29 +50,8 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
   };
   const admit = async (request: FastifyRequest, reply: FastifyReply) => {
     if (requestIdHeader !== undefined) reply.header(requestIdHeader, request.id);
-    const key = await services.keys.authenticate(credential(request), request.ip);
-    if (!endpoints.some((e) => key.endpoints.includes(e))) {
-      throw forbidden(`This API key has no permission for the ${endpoints.join(' or ')} endpoint`);
-    }
-    // The key's own limits, then those its account's keys share (fair shares: account, then key).
-    const held = await services.accountPolicies.forKey(key.id);
-    const release = await services.limiter.admit(key.id, key.limits);
-    let releaseAccount = noRelease;
-    if (held) {
-      try {
-        releaseAccount = await services.limiter.admit(accountLimiterId(held.accountId), held.limits);
-      } catch (err) {
-        release();
-        throw err;
-      }
-    }
-    request.apiKey = key;
-    request.keyAccount = held;
-    const releaseBoth = () => {
-      release();
-      releaseAccount();
-    };
-    trackRequest(request, reply, held ? releaseBoth : release, services);
+    await identifyKey(services, request, credential(request), endpoints);
+    trackRequest(request, reply, await admitKey(services, request), services);
   };
   scope.addHook('onRequest', (request, reply, done) => {
     admit(request, reply).then(() => done(), done);

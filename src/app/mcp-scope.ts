@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../errors/errors.js';
 import { loadMcpHandler, type McpHandler } from '../routes/mcp/mcp-handler.js';
 import { MCP_TOOLS } from '../routes/mcp/mcp-tools.js';
+import { admitKey, identifyKey } from '../server/key-admission.js';
 import { priceCall } from '../services/billing/priced-call.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { trackRequest } from './track-request.js';
@@ -13,24 +14,25 @@ function toolCalls(body: unknown): number {
   return Array.isArray(body) ? body.filter(isCall).length : isCall(body) ? 1 : 0;
 }
 
+const API_ENDPOINTS = ['general', 'coding'] as const;
+
 /** JSON-RPC's answer to a GET or DELETE: the servers are stateless, with nothing to stream or end. */
 const NOT_ALLOWED = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: POST only' }, id: null };
 
 /**
  * The remote MCP servers (`/api/mcp/<server>/mcp`, docs/wire.md "MCP servers"): web search and
- * the web reader as tools. Every request needs a key (401 before the body is read); a `tools/call`
- * is admitted under the key's limits like the operation it stands for (`web_search`, `reader`),
+ * the web reader as tools. Every request needs a key, checked as for the API (401 before the body is
+ * read); a `tools/call` is admitted under the key's and its account's limits like the operation it stands for (`web_search`, `reader`),
  * reserves that operation's price, gets one usage record of that operation, and is cancelled
  * when its client leaves. Protocol messages (`initialize`, `tools/list`, notifications) cost
  * nothing and are not recorded.
  */
 export async function mcpScope(app: FastifyInstance, options: { services: PlatformServices }): Promise<void> {
   const { services } = options;
+  // As the API's operations: the key's address, expiry and endpoint (either: the tools stand for
+  // operations of both), and its account's policy.
   const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-    services.keys.authenticate(request.headers.authorization).then((key) => {
-      request.apiKey = key;
-      done();
-    }, done);
+    identifyKey(services, request, request.headers.authorization, API_ENDPOINTS).then(() => done(), done);
   };
   for (const tool of MCP_TOOLS) {
     const url = `/api/mcp/${tool.server}/mcp`;
@@ -56,9 +58,7 @@ export async function mcpScope(app: FastifyInstance, options: { services: Platfo
           done(invalidRequest('Invalid request: send one tools/call per request'));
           return;
         }
-        const key = request.apiKey!;
-        services.limiter
-          .admit(key.id, key.limits)
+        admitKey(services, request)
           .then((release) => {
             trackRequest(request, reply, release, services);
             // Priced per call like the operation: reserved before the tool runs (1113 when it does not fit).

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorReply } from '../../api/error-reply.js';
 import { QuotaLimitReply } from '../../api/quota-limit-reply.js';
+import { identifyKey } from '../../server/key-admission.js';
 import { HOUR } from '../../services/limits/limiter.js';
 import { storedWindow } from '../../services/limits/stored-windows.js';
 import type { PlatformServices } from '../../services/platform-services.js';
@@ -38,7 +39,10 @@ export async function quotaLimitRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request) => {
-      const key = await services.keys.authenticate(request.headers.authorization);
+      // Checked as for the API (address, expiry, endpoint, account), but not admitted under limits:
+      // a key at its limit can still see where it stands.
+      await identifyKey(services, request, request.headers.authorization, ['general', 'coding']);
+      const key = request.apiKey!;
       const { windows } = key.limits ?? services.config.limits;
       const now = Date.now();
       const limits = [];
