@@ -67,7 +67,7 @@ export const ChatConfigSchema = Type.Object(
       minimum: 1,
       default: 32,
       description:
-        "A prompt longer than the model's context window times this many characters cannot fit: it is refused (1261) before it is built or tokenized.",
+        "A prompt longer than the model's context window times this many characters cannot fit: it is refused (1261) before it is built or tokenized. The tokenizer operation takes as much text at most (1214 past it).",
     }),
   },
   { additionalProperties: false, default: {} },

@@ -45,7 +45,8 @@ export class ChatService {
   constructor(
     private readonly engines: EngineDirectory,
     private readonly search: SearchService,
-    private readonly bounds: PromptBounds = PROMPT_BOUNDS_DEFAULTS,
+    /** Also the tokenizer's: its input is bounded as a prompt is. */
+    readonly bounds: PromptBounds = PROMPT_BOUNDS_DEFAULTS,
     private readonly media: ChatMedia = new ChatMedia(),
   ) {}
 

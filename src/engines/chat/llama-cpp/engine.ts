@@ -5,6 +5,7 @@ import {
   LlamaChat,
   type LlamaContextSequence,
   type LlamaModel,
+  type LlamaText,
   resolveChatWrapper,
   type Token,
 } from 'node-llama-cpp';
@@ -29,6 +30,7 @@ import { type LlamaCppEngineOptions, resolveOptions } from './options.js';
 import { prefillPrompt } from './prefill.js';
 import { sharedLlama } from './runtime.js';
 import { SequencePool } from './sequence-pool.js';
+import { TokenizerThread } from './tokenizer-thread.js';
 
 export interface LlamaCppEngine extends ChatEngine {
   /** Sequences free right now and requests waiting for one (for health and tests). */
@@ -47,6 +49,16 @@ function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
   return i;
 }
 
+/** Prompts past this many characters are counted on the tokenizer thread (tokenizer-thread.ts). */
+const THREAD_COUNT_CHARS = 32_768;
+
+/** The characters of a prompt's text parts, summed without joining. */
+function textLength(text: LlamaText): number {
+  let chars = 0;
+  for (const value of text.values) if (typeof value === 'string') chars += value.length;
+  return chars;
+}
+
 /** The tools the model may call: all, or the one `toolChoice` names. */
 function offeredTools(request: ChatRequest): ChatRequest['tools'] {
   const choice = request.toolChoice;
@@ -63,6 +75,7 @@ class Engine implements LlamaCppEngine {
     private readonly pool: SequencePool<Slot>,
     private readonly contextSize: number,
     private readonly dispose: () => Promise<void>,
+    private readonly thread: TokenizerThread,
   ) {
     this.grammars = new JsonGrammars(model.llama);
   }
@@ -75,22 +88,33 @@ class Engine implements LlamaCppEngine {
     return { inFlight: this.pool.size - this.pool.available, waiting: this.pool.waiting, healthy: true };
   }
 
-  /** The prompt exactly as LlamaChat will evaluate it: the same wrapper, history and functions. */
-  private promptTokens(
+  /** The prompt's text exactly as LlamaChat will evaluate it: the same wrapper, history and functions. */
+  private promptText(
     history: ChatHistoryItem[],
     functions: ChatModelFunctions | undefined,
     wrapper: ChatWrapper = this.wrapper,
-  ): Token[] {
+  ): LlamaText {
     const state = wrapper.generateContextState({
       chatHistory: history,
       availableFunctions: functions,
       documentFunctionParams: true,
     });
-    return state.contextText.tokenize(this.model.tokenizer);
+    return state.contextText;
+  }
+
+  private promptTokens(
+    history: ChatHistoryItem[],
+    functions: ChatModelFunctions | undefined,
+    wrapper: ChatWrapper = this.wrapper,
+  ): Token[] {
+    return this.promptText(history, functions, wrapper).tokenize(this.model.tokenizer);
   }
 
   async countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number> {
-    return this.promptTokens(toChatHistory(messages), toFunctions(tools)).length;
+    const text = this.promptText(toChatHistory(messages), toFunctions(tools));
+    if (textLength(text) <= THREAD_COUNT_CHARS) return text.tokenize(this.model.tokenizer).length;
+    // A long prompt is counted off the event loop; should the thread fail, here (the same count).
+    return this.thread.count(text).catch(() => text.tokenize(this.model.tokenizer).length);
   }
 
   async *generate(request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart> {
@@ -144,8 +168,9 @@ class Engine implements LlamaCppEngine {
     }
   }
 
-  close(): Promise<void> {
-    return this.dispose();
+  async close(): Promise<void> {
+    await this.thread.close();
+    await this.dispose();
   }
 }
 
@@ -173,10 +198,19 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
     const trained = info.architectureMetadata.context_length ?? 0;
     const capabilities = detectCapabilities(wrapper, trained, o);
     const pool = new SequencePool(slots, o.queueLimit);
-    return new Engine(capabilities, model, wrapper, pool, context.contextSize, async () => {
+    const dispose = async () => {
       await context.dispose();
       await model.dispose();
-    });
+    };
+    return new Engine(
+      capabilities,
+      model,
+      wrapper,
+      pool,
+      context.contextSize,
+      dispose,
+      new TokenizerThread(o.modelPath),
+    );
   } catch (err) {
     await model.dispose();
     throw err;
