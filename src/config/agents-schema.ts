@@ -61,6 +61,12 @@ export const AgentsConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    conversation_retention_days: Type.Number({
+      minimum: 0,
+      default: 30,
+      description:
+        'Days an agent conversation (its text and translation) is kept for retrieval; older ones are deleted by the store purger (`database.purge_interval_seconds`) and answer 1233. 0 = kept forever.',
+    }),
   },
   { additionalProperties: false, default: {} },
 );

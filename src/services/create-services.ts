@@ -164,6 +164,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
       cacheMaxBytes: config.reader.cache_max_bytes,
       requestIdsKeepMs: config.database.request_id_days * 86_400_000,
       auditKeepMs: config.audit.retention_days * 86_400_000,
+      conversationsKeepMs: config.agents.conversation_retention_days * 86_400_000,
     },
     log,
   );

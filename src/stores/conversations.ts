@@ -28,6 +28,8 @@ export interface ConversationStore {
   save(record: ConversationRecord): Promise<void>;
   /** The conversation, when it exists and belongs to `keyId`. */
   get(keyId: string, id: string): Promise<ConversationRecord | undefined>;
+  /** Deletes the conversations (their texts with them) made before `before`; returns how many. */
+  deleteBefore(before: number): Promise<number>;
 }
 
 /** The row both SQL stores keep; settings and usage as JSON text. */

@@ -55,6 +55,19 @@ export function runConversationsContract(label: string, setup: () => Promise<Con
       expect(await other.get('key-c', 'c-4')).toEqual(record('c-4', 'key-c', { createdAt: 1_800_000_000_123 }));
     });
 
+    it('deletes the conversations made before a time, whatever their key, and only those', async () => {
+      const at = 1_600_000_000_000;
+      await f.conversations.save(record('old-1', 'key-r', { createdAt: at - 2 }));
+      await f.conversations.save(record('old-2', 'key-s', { createdAt: at - 1 }));
+      await f.conversations.save(record('edge', 'key-r', { createdAt: at }));
+      const other = await f.reopen();
+      expect(await other.deleteBefore(at)).toBe(2);
+      expect(await f.conversations.get('key-r', 'old-1')).toBeUndefined();
+      expect(await f.conversations.get('key-s', 'old-2')).toBeUndefined();
+      expect((await f.conversations.get('key-r', 'edge'))?.createdAt).toBe(at);
+      expect(await f.conversations.deleteBefore(at)).toBe(0);
+    });
+
     it('keeps a long text whole', async () => {
       const long = 'x'.repeat(300_000);
       await f.conversations.save(record('c-5', 'key-a', { sourceText: long, translation: long }));

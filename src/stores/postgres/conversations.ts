@@ -30,4 +30,11 @@ export class PostgresConversations implements ConversationStore {
     );
     return rows[0] && conversationFromRow(rows[0]);
   }
+
+  async deleteBefore(before: number): Promise<number> {
+    const result = await this.db.query('DELETE FROM agent_conversations WHERE created_at < $1', [before], {
+      idempotent: true, // a second run finds nothing more to delete
+    });
+    return result.rowCount ?? 0;
+  }
 }

@@ -11,6 +11,7 @@ import {
 export class SqliteConversations implements ConversationStore {
   private readonly insert;
   private readonly select;
+  private readonly deleteOld;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
@@ -18,6 +19,7 @@ export class SqliteConversations implements ConversationStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.select = db.prepare('SELECT * FROM agent_conversations WHERE id = ? AND key_id = ?');
+    this.deleteOld = db.prepare('DELETE FROM agent_conversations WHERE created_at < ?');
   }
 
   async save(record: ConversationRecord): Promise<void> {
@@ -27,5 +29,9 @@ export class SqliteConversations implements ConversationStore {
   async get(keyId: string, id: string): Promise<ConversationRecord | undefined> {
     const row = this.select.get(id, keyId) as ConversationRow | undefined;
     return row && conversationFromRow(row);
+  }
+
+  async deleteBefore(before: number): Promise<number> {
+    return this.deleteOld.run(before).changes;
   }
 }
