@@ -19,7 +19,11 @@ export async function openStore(config: Config): Promise<Store> {
       keyCacheStaleMs: db.key_cache_stale_seconds * 1000,
       listenCheckMs: db.listen_check_seconds * 1000,
       timeZone: config.billing.time_zone,
+      requireBalance: config.billing.require_balance,
     });
   }
-  return new SqliteStore(path.join(config.data_dir, 'gen-platform.db'), { timeZone: config.billing.time_zone });
+  return new SqliteStore(path.join(config.data_dir, 'gen-platform.db'), {
+    timeZone: config.billing.time_zone,
+    requireBalance: config.billing.require_balance,
+  });
 }

@@ -24,6 +24,20 @@ export interface SettlementPlan {
   ledger: UsageLedgerRow[];
   /** Added spend per scope and period (`total`, `d:<day>`, `m:<month>`). */
   spend: { scope: SpendScope; period: string; amount: number }[];
+  /** Records billed less than their cost (settled late, the balance spent meanwhile): what they were billed. */
+  cut: { record: UsageRecord; billed: number }[];
+}
+
+/** The accounts of a batch as they stand before it, locked by the caller. */
+export interface SettlementState {
+  /** The account's balance. */
+  balanceOf(accountId: string): number;
+  /** What the account holds for calls other than this batch's (their reservations are released with it). */
+  reservedByOthers(accountId: string): number;
+  /** Amounts still held by the reservations of this batch's records, by reservation id. */
+  held: ReadonlyMap<string, number>;
+  /** billing.require_balance: a balance may not go below what other calls hold. */
+  requireBalance: boolean;
 }
 
 export const accountOf = (r: UsageRecord): string => r.accountId ?? ADMIN_ACCOUNT;
@@ -32,15 +46,25 @@ export const accountOf = (r: UsageRecord): string => r.accountId ?? ADMIN_ACCOUN
  * Plans the settlement of records newly written (a record already stored was settled when it
  * was): each cost is debited from its account in the order of the records, with the balance after
  * it on its ledger entry, and added to the spend of its key and account in the periods of the
- * moment the record was made. `balanceOf` gives an account's balance before the batch.
+ * moment the record was made.
+ *
+ * A record debits what its reservation still holds for it. One settled late — its process died
+ * and the reservation's lease ran out before the journal was replayed, so the amount it held may
+ * be reserved by other calls since — is debited only as far as the balance, less what other calls
+ * hold, covers it when balances are prepaid (`requireBalance`): a prepaid balance never goes below
+ * zero nor below what admitted calls were promised. Its record's cost is then what was billed
+ * (`cut`: the store rewrites it, by journal id), and its ledger entry, written even for 0, says
+ * what it cost and what was billed.
  */
 export function planSettlement(
   records: readonly UsageRecord[],
-  balanceOf: (accountId: string) => number,
+  state: SettlementState,
   calendar: Calendar,
 ): SettlementPlan {
   const balances = new Map<string, number>();
   const ledger: UsageLedgerRow[] = [];
+  const cut: SettlementPlan['cut'] = [];
+  const held = new Map(state.held);
   const spend = new Map<string, { scope: SpendScope; period: string; amount: number }>();
   const addSpend = (scope: SpendScope, period: string, amount: number) => {
     const id = `${scope}\n${period}`;
@@ -48,28 +72,46 @@ export function planSettlement(
     if (entry) entry.amount += amount;
     else spend.set(id, { scope, period, amount });
   };
-  for (const r of records) {
+  // Records whose reservation covers them first: the amounts they hold are then free for the others.
+  const covers = (r: UsageRecord) =>
+    r.reservationId !== undefined && (state.held.get(r.reservationId) ?? 0) >= (r.cost ?? 0);
+  const ordered = [...records.filter(covers), ...records.filter((r) => !covers(r))];
+  for (const r of ordered) {
     const cost = r.cost ?? 0;
     if (cost <= 0) continue;
     const account = accountOf(r);
-    const after = (balances.get(account) ?? balanceOf(account)) - cost;
+    const before = balances.get(account) ?? state.balanceOf(account);
+    const reserved = r.reservationId === undefined ? 0 : (held.get(r.reservationId) ?? 0);
+    if (r.reservationId !== undefined) held.delete(r.reservationId);
+    let billed = cost;
+    if (reserved < cost && state.requireBalance) {
+      const free = Math.max(0, before - reserved - state.reservedByOthers(account));
+      billed = Math.min(cost, reserved + free);
+    }
+    const after = before - billed;
     balances.set(account, after);
+    let note = r.model ? `${r.operation} ${r.model}` : r.operation;
+    if (billed < cost) {
+      cut.push({ record: r, billed });
+      note += ` (settled late: billed ${billed} of its cost ${cost} millionths; the balance held no more)`;
+    }
     ledger.push({
       accountId: account,
-      amount: -cost,
+      amount: 0 - billed,
       balanceAfter: after,
       actor: `key:${r.keyId}`,
-      note: r.model ? `${r.operation} ${r.model}` : r.operation,
+      note,
       ref: r.journalId ?? null,
       keyId: r.keyId,
       at: r.createdAt,
     });
+    if (billed === 0) continue;
     const { day, month } = calendar.periodsOf(r.createdAt);
     for (const scope of [keyScope(r.keyId), accountScope(account)]) {
-      addSpend(scope, 'total', cost);
-      addSpend(scope, `d:${day}`, cost);
-      addSpend(scope, `m:${month}`, cost);
+      addSpend(scope, 'total', billed);
+      addSpend(scope, `d:${day}`, billed);
+      addSpend(scope, `m:${month}`, billed);
     }
   }
-  return { balances, ledger, spend: [...spend.values()] };
+  return { balances, ledger, spend: [...spend.values()], cut };
 }

@@ -190,6 +190,51 @@ export function runMoneyStoreContract(label: string, setup: () => Promise<MoneyS
       expect(await m.balance(a)).toEqual({ balance: 8_700, reserved: 0 });
     });
 
+    it('bills a record settled after its lease ran out only as far as the balance, less what others hold, covers it', async () => {
+      const a = fresh('acct');
+      const key = fresh('key');
+      await credit(a, 1_000);
+      // A process reserved 800, journaled its call's record and died; the lease ran out.
+      const dead = reservation({ accountId: a, keyId: key, amount: 800, owner: fresh('dead'), leaseMs: 1 });
+      expect(await m.reserve(dead)).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await m.releaseExpired()).toBeGreaterThanOrEqual(1);
+      // Meanwhile another call was admitted against the same money.
+      const live = reservation({ accountId: a, keyId: key, amount: 900 });
+      expect(await m.reserve(live)).toBeUndefined();
+      // The journal is replayed: 100 is all the balance covers beside what the live call holds.
+      const late = record({ keyId: key, accountId: a, reservationId: dead.id, cost: 500 });
+      await f.store.recordUsage([late]);
+      await f.store.recordUsage([late]);
+      expect(await m.balance(a)).toEqual({ balance: 900, reserved: 900 });
+      const [entry] = await m.ledger({ accountId: a, kind: 'usage', limit: 5 });
+      expect(entry).toMatchObject({ amount: -100, balanceAfter: 900, ref: late.journalId });
+      expect(entry?.note).toMatch(/settled late/);
+      expect((await f.store.usageTotals(key)).cost).toBe(100);
+      // The live call is billed what it held; a late record with nothing left is billed 0, with an entry.
+      await f.store.recordUsage([record({ keyId: key, accountId: a, reservationId: live.id, cost: 900 })]);
+      await f.store.recordUsage([record({ keyId: key, accountId: a, reservationId: fresh('gone'), cost: 50 })]);
+      expect(await m.balance(a)).toEqual({ balance: 0, reserved: 0 });
+      expect(await m.ledgerSum(a)).toBe(0);
+      const entries = await m.ledger({ accountId: a, kind: 'usage', limit: 5 });
+      expect(entries.map((e) => e.amount)).toEqual([0, -900, -100]);
+      expect((await f.store.usageTotals(key)).cost).toBe(1_000);
+    });
+
+    it('settles the records of a batch that their reservations cover before those settled late', async () => {
+      const a = fresh('acct');
+      const key = fresh('key');
+      await credit(a, 100);
+      const held = reservation({ accountId: a, keyId: key, amount: 80 });
+      expect(await m.reserve(held)).toBeUndefined();
+      const late = record({ keyId: key, accountId: a, reservationId: fresh('expired'), cost: 50 });
+      const covered = record({ keyId: key, accountId: a, reservationId: held.id, cost: 80 });
+      await f.store.recordUsage([late, covered]);
+      expect(await m.balance(a)).toEqual({ balance: 0, reserved: 0 });
+      expect(await m.ledgerSum(a)).toBe(0);
+      expect((await f.store.usageTotals(key)).cost).toBe(100);
+    });
+
     it('releases the reservations whose lease ran out, not those renewed', async () => {
       const a = fresh('acct');
       await credit(a, 1_000);

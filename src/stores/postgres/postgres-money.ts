@@ -52,6 +52,8 @@ export class PostgresMoney implements MoneyStore {
   constructor(
     private readonly db: PgDb,
     private readonly calendar: Calendar,
+    /** billing.require_balance: a late settlement is billed only as far as the balance covers it. */
+    private readonly requireBalance = true,
   ) {}
 
   async balance(accountId: string): Promise<Balance> {
@@ -226,19 +228,38 @@ export class PostgresMoney implements MoneyStore {
        SELECT a, 0, 0, $2 FROM unnest($1::text[]) AS a ON CONFLICT (account_id) DO NOTHING`,
       [accounts, now],
     );
-    const { rows: locked } = await client.query<{ account_id: string; balance: number }>(
-      'SELECT account_id, balance FROM money_balances WHERE account_id = ANY($1::text[]) ORDER BY account_id FOR UPDATE',
+    const { rows: locked } = await client.query<{ account_id: string; balance: number; reserved: number }>(
+      'SELECT account_id, balance, reserved FROM money_balances WHERE account_id = ANY($1::text[]) ORDER BY account_id FOR UPDATE',
       [accounts],
     );
     const before = new Map(locked.map((r) => [r.account_id, r.balance]));
     const ids = moving.flatMap((r) => (r.reservationId === undefined ? [] : [r.reservationId]));
-    const { rows: released } = await client.query<{ account_id: string; amount: number }>(
-      'DELETE FROM money_reservations WHERE id = ANY($1::text[]) RETURNING account_id, amount',
+    // What each record's reservation still holds (none once its lease ran out and a sweep released it).
+    const { rows: released } = await client.query<{ id: string; account_id: string; amount: number }>(
+      'DELETE FROM money_reservations WHERE id = ANY($1::text[]) RETURNING id, account_id, amount',
       [ids],
     );
     const releasedBy = new Map<string, number>();
     for (const r of released) releasedBy.set(r.account_id, (releasedBy.get(r.account_id) ?? 0) + r.amount);
-    const plan = planSettlement(moving, (a) => before.get(a) ?? 0, this.calendar);
+    const reservedBefore = new Map(locked.map((r) => [r.account_id, r.reserved]));
+    const plan = planSettlement(
+      moving,
+      {
+        balanceOf: (a) => before.get(a) ?? 0,
+        reservedByOthers: (a) => (reservedBefore.get(a) ?? 0) - (releasedBy.get(a) ?? 0),
+        held: new Map(released.map((r) => [r.id, r.amount])),
+        requireBalance: this.requireBalance,
+      },
+      this.calendar,
+    );
+    const cut = plan.cut.filter((c) => c.record.journalId !== undefined);
+    if (cut.length > 0) {
+      await client.query(
+        `UPDATE usage_records u SET cost = c.cost FROM unnest($1::text[], $2::bigint[]) AS c(journal_id, cost)
+         WHERE u.journal_id = c.journal_id`,
+        [cut.map((c) => c.record.journalId), cut.map((c) => c.billed)],
+      );
+    }
     const balances = accounts.map((a) => plan.balances.get(a) ?? before.get(a) ?? 0);
     await client.query(
       `UPDATE money_balances b SET balance = u.balance, reserved = b.reserved - u.released, updated_at = $4

@@ -65,6 +65,8 @@ export interface PostgresStoreOptions {
   onIdleError?: (err: Error) => void;
   /** `billing.time_zone`: the calendar of per-day and per-month spend. */
   timeZone?: string | undefined;
+  /** `billing.require_balance`: a call settled late is billed only as far as the balance covers it. */
+  requireBalance?: boolean | undefined;
 }
 
 /**
@@ -87,7 +89,7 @@ export class PostgresStore implements Store {
   readonly money: PostgresMoney;
   readonly responses: PostgresResponses;
 
-  private constructor(db: PgDb, keyCache: KeyRowCache, calendar: Calendar) {
+  private constructor(db: PgDb, keyCache: KeyRowCache, calendar: Calendar, requireBalance: boolean) {
     this.db = db;
     this.pool = db.pool;
     this.status = db.status;
@@ -96,7 +98,7 @@ export class PostgresStore implements Store {
     this.tasks = new PostgresTaskStore(db);
     this.conversations = new PostgresConversations(db);
     this.audit = new PostgresAudit(db);
-    this.money = new PostgresMoney(db, calendar);
+    this.money = new PostgresMoney(db, calendar, requireBalance);
     this.responses = new PostgresResponses(db);
   }
 
@@ -120,7 +122,7 @@ export class PostgresStore implements Store {
       staleMs: options.keyCacheStaleMs ?? 300_000,
       databaseDown: () => status.current.state === 'down',
     });
-    const store = new PostgresStore(db, cache, new Calendar(options.timeZone ?? 'UTC'));
+    const store = new PostgresStore(db, cache, new Calendar(options.timeZone ?? 'UTC'), options.requireBalance ?? true);
     try {
       await waitForDatabase(pool, options.startupWaitMs ?? 30_000, (cause) =>
         process.emitWarning(`Waiting for PostgreSQL (${cause}); retrying`),

@@ -62,6 +62,8 @@ export class SqliteMoney implements MoneyStore {
   constructor(
     private readonly db: Database.Database,
     private readonly calendar: Calendar,
+    /** billing.require_balance: a late settlement is billed only as far as the balance covers it. */
+    private readonly requireBalance = true,
     private readonly now: () => number = Date.now,
   ) {
     this.stmts = {
@@ -96,6 +98,7 @@ export class SqliteMoney implements MoneyStore {
            updated_by = excluded.updated_by`,
       ),
       deleteOverride: db.prepare('DELETE FROM price_overrides WHERE code = ?'),
+      setCost: db.prepare('UPDATE usage_records SET cost = ? WHERE journal_id = ?'),
       insertBatch: db.prepare(
         `INSERT INTO redemption_batches (id, amount, count, expires_at, note, created_by, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -258,7 +261,27 @@ export class SqliteMoney implements MoneyStore {
   settle(written: readonly UsageRecord[]): () => void {
     const moving = written.filter(movesMoney);
     if (moving.length === 0) return () => {};
-    const plan = planSettlement(moving, (account) => this.balanceOf(account), this.calendar);
+    const held = new Map<string, number>();
+    const releasing = new Map<string, number>();
+    for (const r of moving) {
+      const hold = r.reservationId === undefined ? undefined : this.holds.get(r.reservationId);
+      if (hold === undefined || held.has(r.reservationId!)) continue;
+      held.set(r.reservationId!, hold.amount);
+      releasing.set(hold.accountId, (releasing.get(hold.accountId) ?? 0) + hold.amount);
+    }
+    const plan = planSettlement(
+      moving,
+      {
+        balanceOf: (account) => this.balanceOf(account),
+        reservedByOthers: (account) => (this.byAccount.get(account) ?? 0) - (releasing.get(account) ?? 0),
+        held,
+        requireBalance: this.requireBalance,
+      },
+      this.calendar,
+    );
+    for (const { record, billed } of plan.cut) {
+      if (record.journalId !== undefined) this.stmts.setCost.run(billed, record.journalId);
+    }
     for (const [account, balance] of plan.balances) this.stmts.setBalance.run(account, balance, this.now());
     for (const row of plan.ledger) {
       this.stmts.ledgerInsert.run(

@@ -97,8 +97,11 @@ export class SqliteStore implements Store {
 
   constructor(
     private readonly file: string,
-    /** `billing.time_zone`: the calendar of per-day and per-month spend. */
-    options: { timeZone?: string } = {},
+    /**
+     * `billing.time_zone`: the calendar of per-day and per-month spend; `billing.require_balance`:
+     * a call settled late is billed only as far as the balance covers it (stores/settlement.ts).
+     */
+    options: { timeZone?: string; requireBalance?: boolean } = {},
   ) {
     this.db = openSqliteFile(file);
     this.db.pragma('journal_mode = WAL');
@@ -110,7 +113,7 @@ export class SqliteStore implements Store {
     this.tasks = new SqliteTaskStore(this.db);
     this.conversations = new SqliteConversations(this.db);
     this.audit = new SqliteAudit(this.db);
-    this.money = new SqliteMoney(this.db, new Calendar(options.timeZone ?? 'UTC'));
+    this.money = new SqliteMoney(this.db, new Calendar(options.timeZone ?? 'UTC'), options.requireBalance ?? true);
     this.responses = new SqliteResponses(this.db);
     const db = this.db;
     this.stmts = {
