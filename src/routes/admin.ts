@@ -10,6 +10,7 @@ import { applyPolicy, type PolicyInput } from '../services/keys/policy-input.js'
 import type { PlatformServices } from '../services/platform-services.js';
 import { keyScope } from '../stores/money.js';
 import type { Endpoint } from '../stores/types.js';
+import { adminAccountPolicyRoutes } from './admin-account-policy.js';
 import { adminAuditRoutes } from './admin-audit.js';
 import { adminMoneyRoutes } from './admin-money.js';
 import { actorOf } from './audit-actor.js';
@@ -191,5 +192,6 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
   );
 
   await adminAuditRoutes(scope, services);
+  await adminAccountPolicyRoutes(scope, services);
   await adminMoneyRoutes(scope, services);
 }

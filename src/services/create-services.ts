@@ -24,6 +24,7 @@ import { ChatService } from './chat/chat-service.js';
 import { EngineDirectory, engineContext } from './chat/engine-directory.js';
 import { checkImageDeployments, openImageService } from './images/open-image-service.js';
 import { AccountPolicies } from './keys/account-policies.js';
+import { AccountPolicyAdmin } from './keys/account-policy-admin.js';
 import { KeyAdmin } from './keys/key-admin.js';
 import { KeyService } from './keys/key-service.js';
 import { PlaygroundTokens } from './keys/playground-tokens.js';
@@ -214,6 +215,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     keys,
     keyAdmin,
     accountPolicies,
+    accountPolicyAdmin: new AccountPolicyAdmin(store, accountPolicies, audit),
     audit,
     accounts: accountService(config, store, keys, audit, {
       signInLimiter,

@@ -13,6 +13,7 @@ import type { ChatService } from './chat/chat-service.js';
 import type { EngineDirectory } from './chat/engine-directory.js';
 import type { ImageService } from './images/image-service.js';
 import type { AccountPolicies } from './keys/account-policies.js';
+import type { AccountPolicyAdmin } from './keys/account-policy-admin.js';
 import type { KeyAdmin } from './keys/key-admin.js';
 import type { KeyService } from './keys/key-service.js';
 import type { PlaygroundTokens } from './keys/playground-tokens.js';
@@ -35,6 +36,8 @@ export interface PlatformServices {
   keyAdmin: KeyAdmin;
   /** What all keys of one account share: limits, model allowlist, key cap. */
   accountPolicies: AccountPolicies;
+  /** The admin's changes of an account's own policy, audited. */
+  accountPolicyAdmin: AccountPolicyAdmin;
   /** The audit log of administrative acts: every route and service that acts records here. */
   audit: AuditService;
   /** Console account holders and sessions, and keys as each of them may see them. */

@@ -44,13 +44,17 @@ function list(field: string, value: string[], check: (item: string) => string | 
   return items;
 }
 
+/** A list of model codes or patterns, trimmed and without repeats; throws 1214 naming `field`. */
+export const modelList = (field: string, value: string[]): string[] =>
+  list(field, value, (m) =>
+    modelPattern.test(m) ? undefined : `${JSON.stringify(m)} is not a model code or a pattern such as gen-4.5*`,
+  );
+
 /** The policy `input` makes of `base`; undefined when nothing is left in it. Throws 1214 on bad input. */
 export function applyPolicy(base: KeyPolicy | undefined, input: PolicyInput): KeyPolicy | undefined {
   const next: KeyPolicy = { ...base };
   if (input.models !== undefined) {
-    next.models = list('models', input.models ?? [], (m) =>
-      modelPattern.test(m) ? undefined : `${JSON.stringify(m)} is not a model code or a pattern such as gen-4.5*`,
-    );
+    next.models = modelList('models', input.models ?? []);
   }
   if (input.expires_at !== undefined)
     next.expiresAt = input.expires_at === null ? undefined : parseExpiry(input.expires_at);

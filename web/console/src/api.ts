@@ -58,6 +58,21 @@ export interface Account {
   disabled_at: number | null;
 }
 
+/** What every key of an account shares; `own` null = the configured default (`effective`). */
+export interface AccountPolicy {
+  account_id: string;
+  own: { concurrent: number | null; requests_per_minute: number | null; max_keys: number | null; models: string[] };
+  effective: { concurrent: number; requests_per_minute: number; max_keys: number; models: string[] };
+  active_keys: number;
+}
+
+export interface AccountPolicyChange {
+  concurrent: number | null;
+  requests_per_minute: number | null;
+  max_keys: number | null;
+  models: string[] | null;
+}
+
 export interface UsageRow {
   day: string;
   key_id: string;
@@ -310,6 +325,9 @@ export const api = {
   accounts: () => consoleApi<{ data: Account[] }>('GET', '/accounts').then((r) => r.data),
   createAccount: (body: { name: string; email: string }) =>
     consoleApi<Account & { password: string }>('POST', '/accounts', body),
+  accountPolicies: () => consoleApi<{ data: AccountPolicy[] }>('GET', '/accounts/policies').then((r) => r.data),
+  setAccountPolicy: (id: string, change: AccountPolicyChange) =>
+    consoleApi<AccountPolicy>('PATCH', `/accounts/${encodeURIComponent(id)}/policy`, change),
   disableAccount: (id: string) => consoleApi<Account>('POST', `/accounts/${encodeURIComponent(id)}/disable`),
   usage: (days: number) => consoleApi<UsageReport>('GET', `/usage?days=${days}`),
   billing: () => consoleApi<BillingOverview>('GET', '/billing'),

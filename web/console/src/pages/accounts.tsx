@@ -1,9 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Account, api, formatTime } from '../api';
+import { type Account, type AccountPolicy, api, formatTime } from '../api';
 import { Confirm } from '../components/confirm';
 import { CopyField } from '../components/copy-field';
+import { AccountPolicyForm, policyText } from './accounts/policy-form';
 
-/** The admin's list of account holders: create one (initial password shown once), disable one. */
+/**
+ * The admin's list of account holders: create one (initial password shown once), set what its keys
+ * share (limits, key cap, models), disable one.
+ */
 export function AccountsPage() {
   const [accounts, setAccounts] = useState<Account[] | undefined>();
   const [name, setName] = useState('');
@@ -11,12 +15,20 @@ export function AccountsPage() {
   const [error, setError] = useState('');
   const [created, setCreated] = useState<{ email: string; password: string } | undefined>();
   const [disabling, setDisabling] = useState<Account | undefined>();
+  const [policies, setPolicies] = useState<Map<string, AccountPolicy>>(new Map());
+  const [editing, setEditing] = useState<Account | undefined>();
+  const [status, setStatus] = useState('');
 
-  const load = () =>
+  const load = () => {
     api
+      .accountPolicies()
+      .then((list) => setPolicies(new Map(list.map((p) => [p.account_id, p]))))
+      .catch((e: Error) => setError(e.message));
+    return api
       .accounts()
       .then(setAccounts)
       .catch((e: Error) => setError(e.message));
+  };
   useEffect(() => {
     load();
   }, []);
@@ -93,6 +105,7 @@ export function AccountsPage() {
               <tr>
                 <th scope="col">Holder</th>
                 <th scope="col">Email</th>
+                <th scope="col">Keys share</th>
                 <th scope="col">Created</th>
                 <th scope="col">Status</th>
                 <th scope="col">
@@ -107,6 +120,22 @@ export function AccountsPage() {
                     {a.name}
                   </th>
                   <td data-label="Email">{a.email}</td>
+                  <td data-label="Keys share" class="access-cell">
+                    {policies.get(a.id) ? policyText(policies.get(a.id)!) : '—'}{' '}
+                    {!a.disabled_at && policies.get(a.id) && (
+                      <button
+                        type="button"
+                        class="link"
+                        aria-label={`Set what the keys of ${a.name} share`}
+                        onClick={() => {
+                          setCreated(undefined);
+                          setEditing(a);
+                        }}
+                      >
+                        Set
+                      </button>
+                    )}
+                  </td>
                   <td data-label="Created">{formatTime(a.created_at)}</td>
                   <td data-label="Status">
                     <span class={`status ${a.disabled_at ? 'revoked' : 'active'}`}>
@@ -131,6 +160,21 @@ export function AccountsPage() {
           </table>
         </div>
       )}
+      {editing && policies.get(editing.id) && (
+        <AccountPolicyForm
+          name={editing.name}
+          policy={policies.get(editing.id)!}
+          onCancel={() => setEditing(undefined)}
+          onSaved={(p) => {
+            setPolicies(new Map(policies).set(p.account_id, p));
+            setStatus(`Saved what the keys of ${editing.name} share.`);
+            setEditing(undefined);
+          }}
+        />
+      )}
+      <p class="sr-only" role="status">
+        {status}
+      </p>
       {disabling && (
         <Confirm
           title={`Disable ${disabling.name}?`}
