@@ -74,7 +74,7 @@ export const anthropicModels = defineOperation<unknown, typeof AnthropicModelLis
   async handle({ services, key, request }) {
     // As `/models` lists them: only the codes the key (and its account) may call.
     const account = request.keyAccount?.models;
-    const data = services.anthropic.models((code) => modelAllowedByAll([key.policy?.models, account], code));
+    const data = await services.anthropic.models((code) => modelAllowedByAll([key.policy?.models, account], code));
     return { data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false };
   },
 });

@@ -179,6 +179,8 @@ describe('official @anthropic-ai/sdk: messages', { timeout: 120_000 }, () => {
     expect(m.content.length).toBeGreaterThan(0);
     const page = await client.models.list();
     expect(page.data.map((d) => d.id)).toEqual(expect.arrayContaining([MODEL, THINKING_MODEL]));
+    // The list gives each code's context window too (Claude Code reads it for a custom model id).
+    for (const d of page.data) expect(d, d.id).toMatchObject({ max_input_tokens: 2048 });
     const info = await client.models.retrieve('claude-sonnet-4-5-20250929');
     expect(info).toMatchObject({ id: 'claude-sonnet-4-5-20250929', type: 'model', max_input_tokens: 2048 });
   });

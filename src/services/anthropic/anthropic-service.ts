@@ -157,9 +157,14 @@ export class AnthropicService {
   }
 
   /** The model codes served here that `allowed` lets through, in Anthropic's list shape. */
-  models(allowed: (code: string) => boolean): AnthropicModel[] {
-    const codes = CHAT_MODEL_CODES.filter((c) => this.chat?.hasModel(c) && allowed(c));
-    return codes.map((code) => modelInfo(code, null));
+  async models(allowed: (code: string) => boolean): Promise<AnthropicModel[]> {
+    const chat = this.chat;
+    if (!chat) return [];
+    const codes = CHAT_MODEL_CODES.filter((c) => chat.hasModel(c) && allowed(c));
+    // Each with the context window of the deployment serving it, as one model by id gives it.
+    return Promise.all(
+      codes.map(async (code) => modelInfo(code, (await chat.engineFor(code)).capabilities.maxContext)),
+    );
   }
 
   /**
