@@ -5,7 +5,13 @@
  */
 const SECRET_FIELD = /secret|password|passwd|token|hash|csrf|cookie|authorization|^key$|^api_key$/i;
 const KEY_SHAPED = /[0-9a-f]{32}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
+/** A field named for when something ends (`previous_secret_until`, `token_expires_at`) holds a time. */
+const TIME_FIELD = /(_until|_at)$/i;
 export const REDACTED = '[redacted]';
+
+/** Whether a field's value is removed: its name says credential, unless it names a time and holds one. */
+const secretField = (name: string, value: unknown): boolean =>
+  SECRET_FIELD.test(name) && !(TIME_FIELD.test(name) && (typeof value === 'number' || value === null));
 
 /** Longest text kept of one string value; an audit record states what changed, not bulk content. */
 const MAX_STRING = 2048;
@@ -30,7 +36,7 @@ export function redact(value: unknown, depth = 0): unknown {
     const out: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === undefined) continue;
-      out[name] = SECRET_FIELD.test(name) ? REDACTED : redact(v, depth + 1);
+      out[name] = secretField(name, v) ? REDACTED : redact(v, depth + 1);
     }
     return out;
   }

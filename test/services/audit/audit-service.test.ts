@@ -96,6 +96,17 @@ describe('audit service', () => {
     });
   });
 
+  it("keeps a time whose field name mentions a secret (a roll's previous_secret_until), never a text there", () => {
+    expect(redact({ previous_secret_until: 1_800_000_000, token_expires_at: null })).toEqual({
+      previous_secret_until: 1_800_000_000,
+      token_expires_at: null,
+    });
+    expect(redact({ previous_secret_until: 'hunter22', secret_at: { v: 1 } })).toEqual({
+      previous_secret_until: REDACTED,
+      secret_at: REDACTED,
+    });
+  });
+
   it('keeps a record whose store write fails in the log line, and does not undo the act', async () => {
     const out = lines();
     const failing: AuditStore = {
