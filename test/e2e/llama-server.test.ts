@@ -88,9 +88,6 @@ describe.skipIf(reason !== '')('against a real llama-server', () => {
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   }, 60_000);
   afterAll(async () => {
-    // The official SDK's pooled connection from the Responses case is still open here, and the app's
-    // close would wait for it until its keep-alive timeout.
-    t?.app.server.closeAllConnections();
     await t?.close();
     await Promise.all([plain?.stop(), thinking?.stop()]);
     if (dir) await rm(dir, { recursive: true, force: true });
