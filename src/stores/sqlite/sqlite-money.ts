@@ -39,6 +39,9 @@ import {
 import { movesMoney, planSettlement } from '../settlement.js';
 import type { UsageRecord } from '../types.js';
 
+/** Scopes whose budget (or its absence) is kept in memory. */
+const BUDGET_CACHE = 100_000;
+
 interface Hold {
   accountId: string;
   keyId: string;
@@ -57,6 +60,8 @@ export class SqliteMoney implements MoneyStore {
   private readonly holds = new Map<string, Hold>();
   private readonly byAccount = new Map<string, number>();
   private readonly byKey = new Map<string, number>();
+  /** Budgets by scope; null: none. */
+  private readonly budgetCache = new Map<SpendScope, Budget | null>();
   private readonly stmts;
 
   constructor(
@@ -72,14 +77,15 @@ export class SqliteMoney implements MoneyStore {
         `INSERT INTO money_balances (account_id, balance, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (account_id) DO UPDATE SET balance = excluded.balance, updated_at = excluded.updated_at`,
       ),
+      usageLedgerInsert: db.prepare(
+        `INSERT INTO money_ledger (${LEDGER_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       ledgerInsert: db.prepare(
         `INSERT INTO money_ledger (${LEDGER_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       ),
       ledgerSum: db.prepare('SELECT COALESCE(SUM(amount), 0) FROM money_ledger WHERE account_id = ?').pluck(),
       budgets: db.prepare('SELECT scope, total, daily, monthly FROM money_budgets'),
-      budgetsOf: db.prepare(
-        'SELECT scope, total, daily, monthly FROM money_budgets WHERE scope IN (?, ?) ORDER BY scope',
-      ),
+      budgetOf: db.prepare('SELECT scope, total, daily, monthly FROM money_budgets WHERE scope = ?'),
       setBudget: db.prepare(
         `INSERT INTO money_budgets (scope, total, daily, monthly, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (scope) DO UPDATE SET total = excluded.total, daily = excluded.daily,
@@ -170,7 +176,22 @@ export class SqliteMoney implements MoneyStore {
     return new Map(rows.map((r) => [r.scope as SpendScope, budgetFromRow(r)]));
   }
 
+  /**
+   * A scope's budget, kept in memory: budgets change only through this store, and SQLite serves one
+   * server process, so a reservation checks them without a query.
+   */
+  private budgetOf(scope: SpendScope): Budget | undefined {
+    const known = this.budgetCache.get(scope);
+    if (known !== undefined) return known ?? undefined;
+    const row = this.stmts.budgetOf.get(scope) as BudgetRow | undefined;
+    const budget = row === undefined ? undefined : budgetFromRow(row);
+    if (this.budgetCache.size >= BUDGET_CACHE) this.budgetCache.clear();
+    this.budgetCache.set(scope, budget ?? null);
+    return budget;
+  }
+
   async setBudget(scope: SpendScope, budget: Budget | undefined, at: number): Promise<void> {
+    this.budgetCache.delete(scope);
     if (budget === undefined || Object.values(budget).every((v) => v === undefined)) {
       this.stmts.deleteBudget.run(scope);
       return;
@@ -194,10 +215,11 @@ export class SqliteMoney implements MoneyStore {
       const balance = this.balanceOf(r.accountId);
       if (balance - held < r.amount) return { what: 'balance', scope: account, limit: balance, used: held };
     }
-    for (const row of this.stmts.budgetsOf.all(account, keyScope(r.keyId)) as BudgetRow[]) {
-      const scope = row.scope as SpendScope;
+    for (const scope of [account, keyScope(r.keyId)]) {
+      const budget = this.budgetOf(scope);
+      if (budget === undefined) continue;
       const scopeHeld = scope === account ? held : (this.byKey.get(r.keyId) ?? 0);
-      const refusal = budgetRefusal(scope, budgetFromRow(row), this.spendNow(scope, r.periods), scopeHeld, r.amount);
+      const refusal = budgetRefusal(scope, budget, this.spendNow(scope, r.periods), scopeHeld, r.amount);
       if (refusal) return refusal;
     }
     const leaseUntil = this.now() + r.leaseMs;
@@ -284,7 +306,7 @@ export class SqliteMoney implements MoneyStore {
     }
     for (const [account, balance] of plan.balances) this.stmts.setBalance.run(account, balance, this.now());
     for (const row of plan.ledger) {
-      this.stmts.ledgerInsert.run(
+      this.stmts.usageLedgerInsert.run(
         row.accountId,
         row.amount,
         row.balanceAfter,
