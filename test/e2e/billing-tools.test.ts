@@ -176,9 +176,10 @@ describe('the web_search tool of a chat completion', { timeout: 120_000 }, () =>
 
   it('is billed when the Responses API runs it', async () => {
     const { account, key } = await funded('1');
+    // The search runs when the model calls it: room for the call, then the answer.
     const res = await t.post(
       '/paas/v4/responses',
-      { model: 'gen-4.6', input: 'lighthouse keeper', max_output_tokens: 8, tools: [{ type: 'web_search' }] },
+      { model: 'gen-4.6', input: 'lighthouse keeper', max_output_tokens: 64, tools: [{ type: 'web_search' }] },
       key,
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);

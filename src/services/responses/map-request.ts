@@ -15,10 +15,38 @@ export interface ChatTurn {
   options: TurnOptions;
   /** The function and custom tools by the name the model calls them (namespaced ones apart). */
   tools: ClientTools;
-  /** The query of the web search run before the model, when the `web_search` tool is on. */
-  searchQuery: string | undefined;
+  /** The `web_search` tool, when given: offered to the model as a function it may call. */
+  webSearch: WebSearchTurn | undefined;
   /** The conversation the response answers, as input items (what a continuation starts from). */
   conversation: InputItem[];
+}
+
+type ChatWebSearch = Extract<ChatTool, { type: 'web_search' }>['web_search'];
+
+/**
+ * The `web_search` tool as the model sees it: a function it calls when it wants a search. The
+ * server runs that search, then the model again with the results in its prompt (responses-search.ts).
+ */
+export const WEB_SEARCH_FUNCTION = 'web_search';
+const WEB_SEARCH_TOOL: ChatTool = {
+  type: 'function',
+  function: {
+    name: WEB_SEARCH_FUNCTION,
+    description:
+      'Search the web for current information. Call it only when the answer needs facts you do not have; the results come back before you answer.',
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'What to search for, as a search engine query' } },
+      required: ['query'],
+    },
+  },
+};
+
+export interface WebSearchTurn {
+  /** The chat service's web_search tool settings, but the query (the model's). */
+  settings: Omit<ChatWebSearch, 'search_query'>;
+  /** The query when the model's call names none: the start of the user's last message. */
+  fallbackQuery: string;
 }
 
 /** The `text.format` of a request: JSON modes map onto the chat service's guaranteed JSON. */
@@ -41,19 +69,20 @@ const lastUserText = (messages: readonly BodyMessage[]): string => {
   return '';
 };
 
-/** Longest query sent to the search service: the start of the user's last message. */
+/** Longest query sent to the search service. */
 const MAX_QUERY_CHARS = 500;
 
 function chatTools(
   tools: readonly ResponseToolParam[],
   messages: readonly BodyMessage[],
-): { tools: ChatTool[]; client: Map<string, ClientTool>; query: string | undefined } {
+): { tools: ChatTool[]; client: Map<string, ClientTool>; search: WebSearchTurn | undefined } {
   const out: ChatTool[] = [];
   const client = new Map<string, ClientTool>();
-  let query: string | undefined;
+  let search: WebSearchTurn | undefined;
   const add = (tool: FunctionOrCustom, namespace: string | undefined, prefix: string) => {
     const name = chatToolName(tool.name, namespace);
-    if (client.has(name)) throw invalidField('tools', `two tools are named ${name}`);
+    if (client.has(name) || (search !== undefined && name === WEB_SEARCH_FUNCTION))
+      throw invalidField('tools', `two tools are named ${name}`);
     client.set(name, { name: tool.name, custom: tool.type === 'custom', ...(namespace ? { namespace } : {}) });
     const description = [prefix, tool.description ?? ''].filter((d) => d !== '').join('\n\n');
     const parameters = parametersOf(tool);
@@ -72,29 +101,29 @@ function chatTools(
       case 'web_search_preview':
       case 'web_search_2025_08_26':
       case 'web_search_preview_2025_03_11': {
-        if (query !== undefined) throw invalidField(`tools[${i}]`, 'only one web search tool may be given');
-        query = lastUserText(messages).slice(0, MAX_QUERY_CHARS);
+        if (search !== undefined) throw invalidField(`tools[${i}]`, 'only one web search tool may be given');
+        if (client.has(WEB_SEARCH_FUNCTION)) throw invalidField('tools', `two tools are named ${WEB_SEARCH_FUNCTION}`);
         const domains = tool.filters?.allowed_domains ?? [];
         if (domains.length > 1) {
           throw invalidField(`tools[${i}].filters.allowed_domains`, 'the search here filters on one domain at most');
         }
-        out.push({
-          type: 'web_search',
-          web_search: {
-            search_query: query,
+        search = {
+          settings: {
             search_result: true,
             count: tool.search_context_size === 'low' ? 5 : tool.search_context_size === 'high' ? 20 : 10,
             content_size: tool.search_context_size === 'high' ? 'high' : 'medium',
             ...(domains[0] ? { search_domain_filter: domains[0] } : {}),
           },
-        });
+          fallbackQuery: lastUserText(messages).slice(0, MAX_QUERY_CHARS),
+        };
+        out.push(WEB_SEARCH_TOOL);
         break;
       }
       default:
         throw invalidField(`tools[${i}].type`, unservedTool(tool.type));
     }
   });
-  return { tools: out, client, query };
+  return { tools: out, client, search };
 }
 
 /**
@@ -210,7 +239,23 @@ export function mapResponsesRequest(
       ...(body.parallel_tool_calls === false ? { parallelToolCalls: false } : {}),
     },
     tools: given.client,
-    searchQuery: choice.tools.some((t) => t.type === 'web_search') ? given.query : undefined,
+    webSearch: choice.tools.includes(WEB_SEARCH_TOOL) ? given.search : undefined,
     conversation,
+  };
+}
+
+/**
+ * The chat body that answers after the model asked for a search: the web_search function gone (one
+ * search a response), the chat service's web_search tool running `query` and putting what it finds
+ * in the prompt (docs/wire.md, "Chat completions").
+ */
+export function afterSearchBody(turn: ChatTurn, search: WebSearchTurn, query: string): ChatCompletionBody {
+  const tools = (turn.body.tools ?? []).filter((t) => t !== WEB_SEARCH_TOOL);
+  return {
+    ...turn.body,
+    tools: [
+      ...tools,
+      { type: 'web_search', web_search: { ...search.settings, search_query: query.slice(0, MAX_QUERY_CHARS) } },
+    ],
   };
 }

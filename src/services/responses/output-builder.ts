@@ -1,7 +1,7 @@
 import type { OutputItem, ResponseStreamEvent } from '../../api/responses-reply.js';
-import type { ChatStreamPart } from '../../engines/chat/types.js';
 import { randomHex } from '../../ids/random-hex.js';
 import { CUSTOM_TOOL_ARGUMENT } from './input-items.js';
+import type { ResponsePart } from './responses-search.js';
 import type { ClientTools } from './tool-names.js';
 
 /** An event of the stream before its `sequence_number` is given (the stream numbers them as they go out). */
@@ -44,8 +44,11 @@ export class OutputBuilder {
   ) {}
 
   /** The events for one part (none for a finish: the caller closes the items with `close`). */
-  push(part: ChatStreamPart, events: ItemEvent[]): void {
+  push(part: ResponsePart, events: ItemEvent[]): void {
     switch (part.type) {
+      case 'item-done':
+        this.addDone(part.item, events);
+        break;
       case 'reasoning-delta':
         if (part.text !== '') this.reason(part.text, events);
         break;
@@ -66,8 +69,13 @@ export class OutputBuilder {
     }
   }
 
-  /** Adds an item that is whole from the start (a web search that already ran). */
+  /**
+   * Adds an item that is whole from the start (a web search that already ran). What the model said
+   * before it is over: what it says after opens items of its own.
+   */
   addDone(item: OutputItem, events: ItemEvent[]): void {
+    this.closeReasoning('completed', events);
+    this.closeMessage('completed', events);
     const outputIndex = this.output.length;
     this.output.push(item);
     events.push({ type: 'response.output_item.added', output_index: outputIndex, item: snapshot(item) });

@@ -27,7 +27,7 @@ export class ResponseStream {
 
   async *events(): AsyncGenerator<string> {
     const { run } = this;
-    const parts = run.chat.parts[Symbol.asyncIterator]();
+    const parts = run.parts[Symbol.asyncIterator]();
     let engineDone = false;
     try {
       // Awaited before anything is yielded: a failure here is the reply's status, not an event.
@@ -35,7 +35,6 @@ export class ResponseStream {
       yield this.frame({ type: 'response.created', response: this.snapshot('in_progress') });
       yield this.frame({ type: 'response.in_progress', response: this.snapshot('in_progress') });
       const events: ItemEvent[] = [];
-      if (run.search) run.builder.addDone(run.search, events);
       let outcome: Outcome | undefined;
       try {
         while (!next.done) {

@@ -1,16 +1,16 @@
 import type { ReplyIdentity } from '../../api/reply-identity.js';
 import type { InputItem, ResponseCreateBody } from '../../api/responses.js';
-import type { OutputItem, ResponseObject } from '../../api/responses-reply.js';
+import type { ResponseObject } from '../../api/responses-reply.js';
 import { invalidField, modelNotConfigured, notFound, unknownModel, upstreamFailure } from '../../errors/errors.js';
-import { randomHex } from '../../ids/random-hex.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { ResponseStore } from '../../stores/responses.js';
 import type { CallContext } from '../call-context.js';
 import type { ChatService, CompletionRun } from '../chat/chat-service.js';
 import { outputAsInput } from './input-items.js';
-import { type ChatTurn, mapResponsesRequest } from './map-request.js';
+import { afterSearchBody, type ChatTurn, mapResponsesRequest } from './map-request.js';
 import { type ItemEvent, OutputBuilder } from './output-builder.js';
 import { type Outcome, outcomeOf, type ResponseEcho, responseEcho, responseObject } from './response-object.js';
+import { partsWithSearch, type ResponsePart } from './responses-search.js';
 
 export interface ResponsesOptions {
   /** How long a stored response is kept. */
@@ -24,8 +24,8 @@ export interface ResponseRun {
   readonly turn: ChatTurn;
   readonly builder: OutputBuilder;
   readonly keyId: string;
-  /** The web search that ran before the model, as the item that leads the output. */
-  readonly search: OutputItem | undefined;
+  /** What the output is built from: the model's parts, with a search's item where one ran. */
+  readonly parts: AsyncIterable<ResponsePart>;
 }
 
 /** What ended a response: its outcome, set once the parts are over. */
@@ -60,25 +60,30 @@ export class ResponsesService {
     const previous =
       body.previous_response_id === undefined ? [] : await this.conversationOf(keyId, body.previous_response_id);
     const turn = mapResponsesRequest(body, spec, previous);
-    const chat = await this.chat.start(turn.body, identity, call, turn.options);
+    const chatService = this.chat;
+    const chat = await chatService.start(turn.body, identity, call, turn.options);
     const summary = body.reasoning?.summary ?? body.reasoning?.generate_summary ?? null;
     const echo = responseEcho(body, `resp_${identity.id}`, identity.created, spec, summary);
-    return {
-      echo,
-      chat,
-      turn,
-      builder: new OutputBuilder(turn.tools, summary !== null),
-      keyId,
-      search: searchItem(chat, turn, body.include ?? []),
-    };
+    const search = turn.webSearch;
+    // A forced call was the search; the answer after it chooses freely.
+    const { toolChoice: _, ...afterSearch } = turn.options;
+    const parts =
+      search === undefined
+        ? chat.parts
+        : partsWithSearch(
+            chat,
+            search,
+            (query) => chatService.start(afterSearchBody(turn, search, query), identity, call, afterSearch),
+            (body.include ?? []).includes('web_search_call.action.sources'),
+          );
+    return { echo, chat, turn, builder: new OutputBuilder(turn.tools, summary !== null), keyId, parts };
   }
 
   /** The whole reply: the parts folded into the output, stored when asked. */
   async complete(run: ResponseRun): Promise<ResponseObject> {
     const events: ItemEvent[] = [];
-    if (run.search) run.builder.addDone(run.search, events);
     let outcome: Outcome | undefined;
-    for await (const part of run.chat.parts) {
+    for await (const part of run.parts) {
       if (part.type === 'finish') {
         run.chat.usage = part.usage;
         outcome = outcomeOf(part.reason);
@@ -141,16 +146,3 @@ export class ResponsesService {
 }
 
 export const responseNotFound = (id: string) => notFound(`No response ${id} for this key`);
-
-function searchItem(chat: CompletionRun, turn: ChatTurn, include: readonly string[]): OutputItem | undefined {
-  if (turn.searchQuery === undefined) return undefined;
-  const sources = include.includes('web_search_call.action.sources')
-    ? (chat.webSearch?.results ?? []).map((r) => ({ type: 'url' as const, url: r.link }))
-    : undefined;
-  return {
-    id: `ws_${randomHex(12)}`,
-    type: 'web_search_call',
-    status: 'completed',
-    action: { type: 'search', query: turn.searchQuery, ...(sources ? { sources } : {}) },
-  };
-}

@@ -6,14 +6,17 @@ import type { ChatEngine } from '../../../src/engines/chat/types.js';
 import { callContext } from '../../../src/services/call-context.js';
 import { ResponseStream } from '../../../src/services/responses/response-stream.js';
 import { ResponsesService } from '../../../src/services/responses/responses-service.js';
+import type { SearchService } from '../../../src/services/search/search-service.js';
 import { SqliteStore } from '../../../src/stores/sqlite/sqlite-store.js';
 import { scriptedChatService } from '../../helpers/scripted-chat-engine.js';
 
 /** A Responses service on a scripted chat engine and a fresh SQLite store. */
-export function responsesOn(engine: ChatEngine) {
+export function responsesOn(engine: ChatEngine, search?: SearchService) {
   const dir = mkdtempSync(path.join(tmpdir(), 'responses-service-'));
   const store = new SqliteStore(path.join(dir, 'store.db'));
-  const service = new ResponsesService(scriptedChatService(engine), store.responses, { retentionMs: 86_400_000 });
+  const service = new ResponsesService(scriptedChatService(engine, search), store.responses, {
+    retentionMs: 86_400_000,
+  });
   let n = 0;
   const identity = () => {
     n++;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InputItem, ResponseCreateBody } from '../../../src/api/responses.js';
 import { chatModel } from '../../../src/models/catalogue.js';
 import { outputAsInput } from '../../../src/services/responses/input-items.js';
-import { mapResponsesRequest } from '../../../src/services/responses/map-request.js';
+import { afterSearchBody, mapResponsesRequest } from '../../../src/services/responses/map-request.js';
 
 const spec = chatModel('gen-4.6')!;
 const map = (body: Partial<ResponseCreateBody>, previous: InputItem[] = []) =>
@@ -114,7 +114,7 @@ describe('Responses request → chat completion', () => {
     expect(turn.conversation).toHaveLength(4);
   });
 
-  it('maps tools: functions, custom tools as one string argument, web search on the index', () => {
+  it('maps tools: functions, custom tools as one string argument, web search as a function the model may call', () => {
     const turn = map({
       input: 'Find the news',
       tools: [
@@ -138,13 +138,15 @@ describe('Responses request → chat completion', () => {
         },
       },
       {
-        type: 'web_search',
-        web_search: {
-          search_query: 'Find the news',
-          search_result: true,
-          count: 20,
-          content_size: 'high',
-          search_domain_filter: 'example.com',
+        type: 'function',
+        function: {
+          name: 'web_search',
+          description: expect.stringContaining('Search the web'),
+          parameters: {
+            type: 'object',
+            properties: { query: { type: 'string', description: expect.any(String) } },
+            required: ['query'],
+          },
         },
       },
     ]);
@@ -152,7 +154,31 @@ describe('Responses request → chat completion', () => {
       ['w', { name: 'w', custom: false }],
       ['apply_patch', { name: 'apply_patch', custom: true }],
     ]);
-    expect(turn.searchQuery).toBe('Find the news');
+    expect(turn.webSearch).toEqual({
+      settings: { search_result: true, count: 20, content_size: 'high', search_domain_filter: 'example.com' },
+      fallbackQuery: 'Find the news',
+    });
+    // Once the model asks: the function gone, chat's web_search tool running the model's query.
+    expect(afterSearchBody(turn, turn.webSearch!, 'latest news').tools?.slice(2)).toEqual([
+      {
+        type: 'web_search',
+        web_search: {
+          search_query: 'latest news',
+          search_result: true,
+          count: 20,
+          content_size: 'high',
+          search_domain_filter: 'example.com',
+        },
+      },
+    ]);
+  });
+
+  it('web_search beside a client tool of that name is refused; tool_choice none offers no search', () => {
+    const web = { type: 'web_search' } as const;
+    const own = { type: 'function', name: 'web_search', parameters: { type: 'object' }, strict: false } as const;
+    expect(refusal({ input: 'x', tools: [web, own] })).toMatchObject({ code: 1214, field: 'tools' });
+    expect(refusal({ input: 'x', tools: [own, web] })).toMatchObject({ code: 1214, field: 'tools' });
+    expect(map({ input: 'x', tools: [web], tool_choice: 'none' }).webSearch).toBeUndefined();
   });
 
   it('maps a namespace tool to one function per inner tool, named namespace__name, and its calls back', () => {
