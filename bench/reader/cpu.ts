@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from '#linkedom';
+import { READER_DEFAULTS } from '../../src/services/reader/defaults.js';
 import type { readPage as ReadPage } from '../../src/services/reader/read-page.js';
 import { loadPages } from './dataset.js';
 
@@ -28,7 +29,13 @@ const cpu = (): number => {
 const ours = (readPage: typeof ReadPage) => async (): Promise<void> => {
   for (const [i, page] of pages.entries()) {
     const body = bodies[i] as Buffer;
-    await readPage({ body, contentType: 'text/html; charset=utf-8', url: page.url, request: { url: page.url } });
+    await readPage({
+      body,
+      contentType: 'text/html; charset=utf-8',
+      url: page.url,
+      request: { url: page.url },
+      pdfMaxDecodedBytes: READER_DEFAULTS.pdf_max_decoded_mb * 1024 * 1024,
+    });
   }
 };
 

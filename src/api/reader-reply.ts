@@ -16,6 +16,8 @@ export const ReaderResult = ReplyObject({
   images: Type.Optional(StringMap('Alt text or title → image URL (`with_images_summary`)')),
   links: Type.Optional(StringMap('Link text → URL (`with_links_summary`)')),
 });
+/** A page as the reader made it: the reply's `reader_result`, and the reader's result everywhere. */
+export type ReaderResult = Static<typeof ReaderResult>;
 
 export const ReaderReply = ReplyObject({
   id: PlatformId,

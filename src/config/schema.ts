@@ -271,7 +271,11 @@ export const ConfigSchema = Type.Object(
           default: 256 * 1024 * 1024,
           description: 'Largest total size of cached pages; past it, the pages that expire soonest are deleted.',
         }),
-        user_agent: Type.Optional(Type.String({ minLength: 1 })),
+        user_agent: Type.String({
+          minLength: 1,
+          default: 'Mozilla/5.0 (compatible; gen-platform-reader/0.1)',
+          description: "The reader's `User-Agent` header.",
+        }),
         workers: Type.Integer({
           minimum: 0,
           maximum: 64,

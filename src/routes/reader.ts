@@ -2,7 +2,6 @@ import { ReaderBody } from '../api/reader.js';
 import { ReaderReply } from '../api/reader-reply.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { readerReplyBytes } from '../server/reader-reply-bytes.js';
-import { indexReadPage } from './index-read-page.js';
 import { defineOperation } from './operation.js';
 
 export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
@@ -13,10 +12,9 @@ export const reader = defineOperation<ReaderBody, typeof ReaderReply>({
   summary: 'Read a web page as markdown, text or HTML',
   body: ReaderBody,
   reply: ReaderReply,
-  async handle({ body, services, identity, signal, tenant, request, reply }) {
+  async handle({ body, services, identity, signal, tenant, reply }) {
     const { request_id: _requestId, user_id: _userId, ...options } = body;
-    const output = await services.reader.readOutput(options, signal, tenant);
-    indexReadPage(services, output, request.log);
+    const output = await services.reader.read(options, { signal, tenant, index: true });
     // The reply of the schema, with the result as the extraction thread serialized it.
     reply.type(JSON_TYPE).send(readerReplyBytes(identity, output.json));
     return undefined;

@@ -1,16 +1,20 @@
+import { jsonBytesWriter, RawJson } from '../api/json-writer.js';
+import { ReaderReply } from '../api/reader-reply.js';
 import type { ReplyIdentity } from '../api/reply-identity.js';
 
-const CLOSE = Buffer.from('}');
+const writeReply = jsonBytesWriter<Omit<ReaderReply, 'reader_result'> & { reader_result: RawJson }>(ReaderReply);
 
 /**
- * The reader's reply (api/reader-reply.ts) around a `reader_result` already serialized by the
- * extraction thread: the bytes Fastify's serializer would write for the whole reply, in the schema's
- * field order, with the result copied rather than serialized again on the event loop.
- * test/server/reader-reply-bytes.test.ts holds it to the schema's serializer.
+ * The reader's reply around a `reader_result` the extraction thread wrote already: the bytes
+ * Fastify's serializer writes for the reply's schema, with the result copied in rather than parsed
+ * and written again on the event loop.
  */
 export function readerReplyBytes(identity: ReplyIdentity, result: Uint8Array): Buffer {
-  const head =
-    `{"id":${JSON.stringify(identity.id)},"created":${identity.created},` +
-    `"request_id":${JSON.stringify(identity.requestId)},"model":"reader","reader_result":`;
-  return Buffer.concat([Buffer.from(head), result, CLOSE]);
+  return writeReply({
+    id: identity.id,
+    created: identity.created,
+    request_id: identity.requestId,
+    model: 'reader',
+    reader_result: new RawJson(result),
+  });
 }

@@ -152,9 +152,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const context = engineContext(config, log, availableParallelism(), options.configDir);
   const engines = new EngineDirectory(deployments, context);
   if (options.tracer) engines.observe({ tracer: options.tracer });
-  const plainReader = createReaderService(readerOptions(config.reader, store));
-  const reader = options.tracer ? traceReader(plainReader, options.tracer) : plainReader;
   const search = await openSearchService(config, options.tracer);
+  const pageIndex = config.search.index_reader_pages ? { pages: search.index, log } : undefined;
+  const plainReader = createReaderService(readerOptions(config.reader, store, pageIndex));
+  const reader = options.tracer ? traceReader(plainReader, options.tracer) : plainReader;
   const indexJobs = new IndexJobs(reader, search.index, { userAgent: INDEXER_USER_AGENT });
   const files = openFileStore(config);
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);

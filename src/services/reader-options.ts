@@ -1,10 +1,14 @@
 import type { Config } from '../config/schema.js';
 import type { Store } from '../stores/types.js';
-import type { ReaderServiceOptions } from './reader/index.js';
+import type { PageIndex, ReaderServiceOptions } from './reader/index.js';
 
-/** The reader's options from the configuration, its cache kept in the store. */
-export function readerOptions(config: Config['reader'], store: Store): ReaderServiceOptions {
+/**
+ * The reader's options from the configuration, its cache kept in the store; `index`: where a
+ * client's reads add their pages (`search.index_reader_pages`).
+ */
+export function readerOptions(config: Config['reader'], store: Store, index?: PageIndex): ReaderServiceOptions {
   return {
+    ...(index ? { index } : {}),
     allowHosts: config.allow_hosts,
     maxBytes: config.max_bytes,
     maxRedirects: config.max_redirects,
@@ -16,7 +20,7 @@ export function readerOptions(config: Config['reader'], store: Store): ReaderSer
     pdfMaxDecodedMb: config.pdf_max_decoded_mb,
     extractTimeoutSeconds: config.extract_timeout_seconds,
     extractQueueSize: config.extract_queue_size,
-    ...(config.user_agent ? { userAgent: config.user_agent } : {}),
+    userAgent: config.user_agent,
     ...(config.cache_ttl_seconds > 0
       ? {
           cacheTtlSeconds: config.cache_ttl_seconds,

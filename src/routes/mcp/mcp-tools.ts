@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import { WebReaderArgs, WebSearchPrimeArgs } from '../../api/mcp-tools.js';
 import type { PlatformServices } from '../../services/platform-services.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
-import { indexReadPage } from '../index-read-page.js';
 
 const decoder = new TextDecoder();
 
@@ -59,8 +58,7 @@ export const webReader = defineTool<WebReaderArgs>({
   operation: 'reader',
   async run({ args, services, request, signal }) {
     // The key is the tenant: extraction threads serve keys in turn, as for the reader operation.
-    const output = await services.reader.readOutput(args, signal, request.apiKey?.id ?? '');
-    indexReadPage(services, output, request.log);
+    const output = await services.reader.read(args, { signal, tenant: request.apiKey?.id ?? '', index: true });
     return decoder.decode(output.json);
   },
 });

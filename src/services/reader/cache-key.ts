@@ -3,7 +3,7 @@ import type { ReaderRequest } from './types.js';
 
 /**
  * Key of a cached result: the URL and every option that changes the output (not timeout/no_cache).
- * v2: the entry is the reply's serialization of the result (result-json.ts), sent as it is on a hit.
+ * v2: the entry is the reply's serialization of the result (api/json-writer.ts), sent as it is on a hit.
  */
 export function cacheKey(request: ReaderRequest): string {
   const parts = {

@@ -1,8 +1,9 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { ReaderResult } from '../../api/reader-reply.js';
 import { overloaded } from '../../errors/errors.js';
 import type { Deadline } from '../../net/deadline.js';
 import { FairGate } from '../../util/fair-gate.js';
-import type { ThreadReading, WorkerJob, WorkerReply } from './extract-worker.js';
+import type { ExtractWorkerData, ThreadReading, WorkerJob, WorkerReply } from './extract-worker.js';
 import type { PageJob } from './read-page.js';
 
 /**
@@ -308,10 +309,14 @@ function transferable(body: Uint8Array | string): ArrayBuffer[] {
  */
 function startWorker(resourceLimits: ResourceLimits): Worker {
   const entry = new URL('./extract-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return new Worker(entry, { resourceLimits });
+  // The result's schema goes as data (its JSON keys): a thread that imported it would load TypeBox,
+  // ~5 MB of heap and half a second of start-up per thread for one object.
+  const workerData: ExtractWorkerData = { resultSchema: ReaderResult };
+  if (!import.meta.url.endsWith('.ts')) return new Worker(entry, { resourceLimits, workerData });
   const source = JSON.stringify(entry.href.replace(/\.js$/, '.ts'));
   return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${source}); });`, {
     eval: true,
     resourceLimits,
+    workerData,
   });
 }

@@ -1,13 +1,20 @@
 /**
  * Worker-thread side of extract-pool.ts: reads one page at a time (read-page.ts) off the main
- * thread, and serializes the result as the reply will carry it (result-json.ts), handing the bytes
+ * thread, and serializes the result as the reply will carry it (api/json-writer.ts), handing the bytes
  * over without a copy. The pool ends a job that runs past its deadline, or whose client left, by
  * terminating this thread; a page that needs more memory than the thread's cap ends it too (the
  * pool starts another).
  */
-import { type MessagePort, parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { TSchema } from '@sinclair/typebox';
+import { jsonWriter } from '../../api/json-writer.js';
+import type { ReaderResult } from '../../api/reader-reply.js';
 import { type PageJob, type PageReading, readPage } from './read-page.js';
-import { resultJson } from './result-json.js';
+
+/** What the pool starts a thread with: the reply's `reader_result` schema (api/reader-reply.ts). */
+export interface ExtractWorkerData {
+  resultSchema: TSchema;
+}
 
 export interface WorkerJob {
   id: number;
@@ -29,6 +36,9 @@ export type WorkerReply =
   /** Sent once the thread's modules are loaded: a page's time cap runs from then. */
   | { ready: true };
 
+const resultJson = jsonWriter<ReaderResult>((workerData as ExtractWorkerData).resultSchema);
+const encoder = new TextEncoder();
+
 const port = parentPort;
 if (!port) throw new Error('extract-worker.ts runs in a worker thread');
 
@@ -38,7 +48,7 @@ function reply(to: MessagePort, id: number, reading: PageReading): void {
     return;
   }
   const { result, ...rest } = reading;
-  const json = resultJson(result);
+  const json = encoder.encode(resultJson(result));
   const { buffer } = json;
   const owned = buffer instanceof ArrayBuffer && json.byteOffset === 0 && json.byteLength === buffer.byteLength;
   to.postMessage({ id, reading: { ...rest, json } } satisfies WorkerReply, owned ? [buffer] : []);

@@ -1,8 +1,9 @@
 export { CHROMIUM_FLAGS } from './browser.js';
 export { MIN_ARTICLE_WORDS } from './extract.js';
-export { createReaderService, type ReaderOutput, type ReaderService } from './service.js';
+export { createReaderService, type ReaderOutput, type ReaderService, type ReadOptions } from './service.js';
 export type {
   BrowserMode,
+  PageIndex,
   ReaderCache,
   ReaderRequest,
   ReaderResult,

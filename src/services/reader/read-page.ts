@@ -17,8 +17,8 @@ export interface PageJob {
   contentType: string;
   url: string;
   request: ReaderRequest;
-  /** What a PDF's streams may decode to in total, bytes (pdf-streams.ts); default 64 MB. */
-  pdfMaxDecodedBytes?: number;
+  /** What a PDF's streams may decode to in total, bytes (pdf-streams.ts). */
+  pdfMaxDecodedBytes: number;
 }
 
 export type PageReading =
@@ -31,8 +31,6 @@ export type PageReading =
     }
   /** The page cannot be read; the reason is told to the client (1234). */
   | { ok: false; reason: string };
-
-const PDF_MAX_DECODED_BYTES = 64 * 1024 * 1024;
 
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -47,7 +45,7 @@ export async function readPage(job: PageJob): Promise<PageReading> {
     case 'pdf': {
       let pdf: Awaited<ReturnType<typeof pdfToText>>;
       try {
-        const max = job.pdfMaxDecodedBytes ?? PDF_MAX_DECODED_BYTES;
+        const max = job.pdfMaxDecodedBytes;
         await checkPdfStreams(body, max, `${Math.round(max / 1024 / 1024)} MB (reader.pdf_max_decoded_mb)`);
         pdf = await pdfToText(body);
       } catch (error) {

@@ -6,30 +6,39 @@ import type { CancelSignal } from '../../util/cancel-signal.js';
 import { createRenderer, type Renderer } from './browser.js';
 import { cacheKey } from './cache-key.js';
 import { contentKind } from './content-kind.js';
+import { READ_TIMEOUT_SECONDS, READER_DEFAULTS } from './defaults.js';
 import { readerFetchError, upstreamFailure } from './errors.js';
 import { createExtractPool, type ExtractPoolStats } from './extract-pool.js';
 import type { ThreadReading } from './extract-worker.js';
 import type { PageJob } from './read-page.js';
-import type { ReaderRequest, ReaderResult, ReaderServiceOptions } from './types.js';
+import type { PageIndex, ReaderRequest, ReaderResult, ReaderServiceOptions } from './types.js';
 
-/** A read's result as the reply's `reader_result` JSON (UTF-8), and the same result as an object. */
+/**
+ * A read's result: the reply's `reader_result` as UTF-8 JSON (written by the extraction thread, or
+ * as the cache kept it), and the same result as an object.
+ */
 export interface ReaderOutput {
   json: Uint8Array;
   /**
-   * Parsed from `json` when first read (search indexing, the crawler): a route that only sends the
+   * Parsed from `json` when first read (search indexing, the crawler): a reply that only sends the
    * bytes never rebuilds the result on the event loop (tens of milliseconds for a long PDF's).
    */
   readonly result: ReaderResult;
 }
 
-export interface ReaderService {
-  /** `tenant`: whose read it is (the key's id): pages waiting for an extraction thread take turns by tenant. */
-  read(request: ReaderRequest, signal?: CancelSignal, tenant?: string): Promise<ReaderResult>;
+export interface ReadOptions {
+  signal?: CancelSignal | undefined;
+  /** Whose read it is (the key's id): pages waiting for an extraction thread take turns by tenant. */
+  tenant?: string | undefined;
   /**
-   * As `read`, with the result's JSON serialized in the extraction thread (or as the cache kept it):
-   * the route writes those bytes as they are, so a result of megabytes does not hold up the event loop.
+   * A client's read (the reader operation, the web reader MCP tool), whose page goes into the search
+   * index when the reader has one (`search.index_reader_pages`); a crawl indexes its pages itself.
    */
-  readOutput(request: ReaderRequest, signal?: CancelSignal, tenant?: string): Promise<ReaderOutput>;
+  index?: boolean;
+}
+
+export interface ReaderService {
+  read(request: ReaderRequest, options?: ReadOptions): Promise<ReaderOutput>;
   /** The extraction threads: how many, how busy, how many were ended mid-page. */
   extraction(): ExtractPoolStats;
   /**
@@ -41,20 +50,6 @@ export interface ReaderService {
   warmUp(): Promise<void>;
   close(): Promise<void>;
 }
-
-const DEFAULTS = {
-  maxBytes: 10 * 1024 * 1024,
-  maxRedirects: 5,
-  idleTimeoutMs: 10_000,
-  timeoutSeconds: 20,
-  cacheTtlSeconds: 3600,
-  chromiumPath: '/usr/bin/chromium',
-  userAgent: 'Mozilla/5.0 (compatible; gen-platform-reader/0.1)',
-  workerMemoryMb: 512,
-  pdfMaxDecodedMb: 64,
-  extractTimeoutSeconds: 30,
-  extractQueueSize: 256,
-};
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -77,12 +72,20 @@ const SPARSE_WORDS = 30;
 type Extracted = Extract<ThreadReading, { ok: true }>;
 
 /** The page each thread reads at start-up: HTML through extraction and Markdown. */
-const WARM_UP_PAGE: PageJob = {
+const WARM_UP_PAGE: Omit<PageJob, 'pdfMaxDecodedBytes'> = {
   body: '<!doctype html><html><head><title>warm-up</title></head><body><article><p>Warm-up.</p></article></body></html>',
   contentType: 'text/html',
   url: 'http://localhost/',
   request: { url: 'http://localhost/' },
 };
+
+/** The reply does not depend on the index: a failed write is logged, not the reader's error. */
+function addToIndex(index: PageIndex, result: ReaderResult): void {
+  const published = result.publishedTime ? { published: result.publishedTime } : {};
+  index.pages
+    .upsert([{ url: result.url, title: result.title, content: result.content, ...published }])
+    .catch((err: unknown) => index.log.error({ err, url: result.url }, 'page read but not indexed'));
+}
 
 export function createReaderService(options: ReaderServiceOptions = {}): ReaderService {
   const fetcher = createGuardedFetcher({
@@ -90,20 +93,20 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });
   const limits = {
-    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
-    maxRedirects: options.maxRedirects ?? DEFAULTS.maxRedirects,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
-    userAgent: options.userAgent ?? DEFAULTS.userAgent,
+    maxBytes: options.maxBytes ?? READER_DEFAULTS.max_bytes,
+    maxRedirects: options.maxRedirects ?? READER_DEFAULTS.max_redirects,
+    idleTimeoutMs: options.idleTimeoutMs ?? READER_DEFAULTS.idle_timeout_ms,
+    userAgent: options.userAgent ?? READER_DEFAULTS.user_agent,
   };
-  const pdfMaxDecodedBytes = (options.pdfMaxDecodedMb ?? DEFAULTS.pdfMaxDecodedMb) * 1024 * 1024;
-  const browserMode = options.browser ?? 'never';
+  const pdfMaxDecodedBytes = (options.pdfMaxDecodedMb ?? READER_DEFAULTS.pdf_max_decoded_mb) * 1024 * 1024;
+  const browserMode = options.browser ?? READER_DEFAULTS.browser;
   let renderer: Renderer | undefined;
   const threads = options.workers ?? Math.max(1, availableParallelism());
   const pool = createExtractPool({
     size: threads,
-    memoryMb: options.workerMemoryMb ?? DEFAULTS.workerMemoryMb,
-    maxSeconds: options.extractTimeoutSeconds ?? DEFAULTS.extractTimeoutSeconds,
-    queueSize: options.extractQueueSize ?? DEFAULTS.extractQueueSize,
+    memoryMb: options.workerMemoryMb ?? READER_DEFAULTS.worker_memory_mb,
+    maxSeconds: options.extractTimeoutSeconds ?? READER_DEFAULTS.extract_timeout_seconds,
+    queueSize: options.extractQueueSize ?? READER_DEFAULTS.extract_queue_size,
   });
 
   /** Parsing, extraction and formatting happen in a thread of the pool, under the read's deadline. */
@@ -135,16 +138,20 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     deadline: Deadline,
     tenant: string,
   ): Promise<Extracted> {
-    renderer ??= createRenderer(options.chromiumPath ?? DEFAULTS.chromiumPath);
+    renderer ??= createRenderer(options.chromiumPath ?? READER_DEFAULTS.chromium_path);
     const rendered = await renderer.render(
       { fetcher, userAgent: limits.userAgent, maxBytes: limits.maxBytes, document: page },
       deadline,
     );
-    const job = { body: rendered.html, contentType: 'text/html', url: rendered.url, request };
+    const job = { body: rendered.html, contentType: 'text/html', url: rendered.url, request, pdfMaxDecodedBytes };
     return extract(job, deadline, false, tenant);
   }
 
-  async function readOutput(request: ReaderRequest, signal?: CancelSignal, tenant = ''): Promise<ReaderOutput> {
+  async function readCached(
+    request: ReaderRequest,
+    signal: CancelSignal | undefined,
+    tenant: string,
+  ): Promise<ReaderOutput> {
     try {
       parseFetchableUrl(request.url);
     } catch (error) {
@@ -155,7 +162,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
       const hit = await options.cache.get(key);
       if (hit !== undefined) return outputOf(encoder.encode(hit), hit);
     }
-    const deadline = createDeadline(request.timeout ?? DEFAULTS.timeoutSeconds, signal);
+    const deadline = createDeadline(request.timeout ?? READ_TIMEOUT_SECONDS, signal);
     let json: Uint8Array;
     try {
       ({ json } = await readFresh(request, deadline, tenant));
@@ -166,20 +173,23 @@ export function createReaderService(options: ReaderServiceOptions = {}): ReaderS
     // (or the database) with it. The entry is the reply's own JSON, sent as it is on a hit.
     if (request.no_cache || !options.cache) return outputOf(json);
     const text = decoder.decode(json);
-    await options.cache.set(key, text, options.cacheTtlSeconds ?? DEFAULTS.cacheTtlSeconds);
+    await options.cache.set(key, text, options.cacheTtlSeconds ?? READER_DEFAULTS.cache_ttl_seconds);
     return outputOf(json, text);
   }
 
   return {
-    read: async (request, signal, tenant) => (await readOutput(request, signal, tenant)).result,
-    readOutput,
+    async read(request, { signal, tenant = '', index = false } = {}) {
+      const output = await readCached(request, signal, tenant);
+      if (index && options.index) addToIndex(options.index, output.result);
+      return output;
+    },
     extraction: () => pool.stats(),
     async warmUp() {
-      const deadline = createDeadline(DEFAULTS.timeoutSeconds);
+      const deadline = createDeadline(READ_TIMEOUT_SECONDS);
       try {
         // Reads queued together each start a thread of their own (extract-pool.ts).
         const reads = Array.from({ length: threads }, (_, n) =>
-          pool.read(WARM_UP_PAGE, deadline, { lane: `warm-up ${n}` }),
+          pool.read({ ...WARM_UP_PAGE, pdfMaxDecodedBytes }, deadline, { lane: `warm-up ${n}` }),
         );
         for (const reading of await Promise.all(reads))
           if (!reading.ok) throw new Error(`the reader's extraction threads did not start: ${reading.reason}`);

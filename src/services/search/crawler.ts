@@ -34,7 +34,10 @@ export async function readDocument(
   collection: string | undefined,
   signal?: CancelSignal,
 ) {
-  const page = await reader.read({ url, return_format: 'text', no_cache: true, with_links_summary: true }, signal);
+  const { result: page } = await reader.read(
+    { url, return_format: 'text', no_cache: true, with_links_summary: true },
+    { signal },
+  );
   const doc: SearchDocument = { url: page.url, title: page.title, content: page.content };
   if (page.publishedTime) doc.published = page.publishedTime;
   if (collection) doc.collection = collection;
@@ -43,7 +46,11 @@ export async function readDocument(
 
 async function robotsFor(reader: ReaderService, origin: string, agent: string): Promise<RobotsRules> {
   try {
-    const robots = await reader.read({ url: `${origin}/robots.txt`, return_format: 'text', no_cache: true });
+    const { result: robots } = await reader.read({
+      url: `${origin}/robots.txt`,
+      return_format: 'text',
+      no_cache: true,
+    });
     return parseRobots(robots.content, agent);
   } catch {
     // No robots.txt (404, unreachable): everything is allowed, as crawlers conventionally assume.

@@ -23,7 +23,7 @@ describe.skipIf(!hasChromium)('browser rendering (Debian chromium)', () => {
   it('static reading does not see script-built text', async () => {
     const never = createReaderService({ allowHosts: ['127.0.0.1'] });
     try {
-      const result = await never.read({ url: `${server.origin}/fixtures/script-built.html` });
+      const { result } = await never.read({ url: `${server.origin}/fixtures/script-built.html` });
       expect(result.content).not.toContain('lighthouse keeper');
     } finally {
       await never.close();
@@ -31,19 +31,19 @@ describe.skipIf(!hasChromium)('browser rendering (Debian chromium)', () => {
   });
 
   it('auto renders a page whose text is built by a script', async () => {
-    const result = await auto.read({ url: `${server.origin}/fixtures/script-built.html`, timeout: 15 });
+    const { result } = await auto.read({ url: `${server.origin}/fixtures/script-built.html`, timeout: 15 });
     expect(result.content).toContain('lighthouse keeper');
     expect(result.content).toContain('headless browser runs the script');
     expect(result.title).toBe('Built by script');
   });
 
   it('auto leaves pages with text to the static path', async () => {
-    const result = await auto.read({ url: `${server.origin}/fixtures/article.html` });
+    const { result } = await auto.read({ url: `${server.origin}/fixtures/article.html` });
     expect(result.content).toContain('forty metres');
   });
 
   it("the page's own requests go through the address guard", async () => {
-    const result = await always.read({ url: `${server.origin}/fixtures/script-fetch.html`, timeout: 15 });
+    const { result } = await always.read({ url: `${server.origin}/fixtures/script-fetch.html`, timeout: 15 });
     expect(result.content).toContain('The metadata request was refused');
     expect(result.content).not.toContain('LEAKED');
   });

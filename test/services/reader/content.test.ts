@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReaderService, type ReaderCache } from '../../../src/services/reader/index.js';
 import { type FixtureServer, startFixtureServer } from './fixture-server.js';
 
@@ -25,7 +25,7 @@ const BOILERPLATE = [
 
 describe('the article page', () => {
   it('markdown: the body without chrome, with GFM tables, fenced code, absolute URLs', async () => {
-    const result = await reader.read({ url: page('article.html') });
+    const { result } = await reader.read({ url: page('article.html') });
     const md = result.content;
     expect(md).toContain('forty metres');
     expect(md).toContain('neap tides');
@@ -42,7 +42,7 @@ describe('the article page', () => {
   });
 
   it('metadata, stylesheets and the published time', async () => {
-    const result = await reader.read({ url: page('article.html') });
+    const { result } = await reader.read({ url: page('article.html') });
     expect(result.title).toBe('Tidal Energy Reaches the Orkney Islands');
     expect(result.description).toBe('A field report on tidal turbines in Orkney.');
     expect(result.url).toBe(page('article.html'));
@@ -62,7 +62,8 @@ describe('the article page', () => {
   });
 
   it('text: readable paragraphs, no markup', async () => {
-    const { content } = await reader.read({ url: page('article.html'), return_format: 'text', retain_images: false });
+    const { content } = (await reader.read({ url: page('article.html'), return_format: 'text', retain_images: false }))
+      .result;
     expect(content).toContain('forty metres');
     expect(content).toMatch(/hunt there\.\n\nEach turbine/);
     for (const marker of ['##', '![', '<p>', '```', '|']) expect(content).not.toContain(marker);
@@ -71,7 +72,7 @@ describe('the article page', () => {
   });
 
   it('html: the cleaned article', async () => {
-    const { content } = await reader.read({ url: page('article.html'), return_format: 'html' });
+    const { content } = (await reader.read({ url: page('article.html'), return_format: 'html' })).result;
     expect(content).toContain('<table>');
     expect(content).toContain('<pre data-language="python">');
     expect(content).not.toMatch(/<(nav|footer|script|aside)/);
@@ -79,7 +80,7 @@ describe('the article page', () => {
   });
 
   it('both summaries', async () => {
-    const result = await reader.read({
+    const { result } = await reader.read({
       url: page('article.html'),
       with_images_summary: true,
       with_links_summary: true,
@@ -93,12 +94,16 @@ describe('the article page', () => {
   });
 
   it('retain_images false drops images; keep_img_data_url keeps data URLs', async () => {
-    const dropped = await reader.read({ url: page('article.html'), retain_images: false, with_images_summary: true });
+    const { result: dropped } = await reader.read({
+      url: page('article.html'),
+      retain_images: false,
+      with_images_summary: true,
+    });
     expect(dropped.content).not.toContain('![');
     expect(dropped.images).toEqual({});
-    const kept = await reader.read({ url: page('article.html'), keep_img_data_url: true });
+    const { result: kept } = await reader.read({ url: page('article.html'), keep_img_data_url: true });
     expect(kept.content).toContain('![Tiny chart](data:image/png;base64,');
-    const summary = await reader.read({
+    const { result: summary } = await reader.read({
       url: page('article.html'),
       keep_img_data_url: true,
       with_images_summary: true,
@@ -107,7 +112,7 @@ describe('the article page', () => {
   });
 
   it('no_gfm gives CommonMark: no pipe tables, no strikethrough, fenced code kept', async () => {
-    const { content } = await reader.read({ url: page('article.html'), no_gfm: true });
+    const { content } = (await reader.read({ url: page('article.html'), no_gfm: true })).result;
     expect(content).not.toContain('| --- |');
     expect(content).not.toContain('~~');
     expect(content).toContain('January');
@@ -124,7 +129,7 @@ describe('charsets', () => {
     ['gbk.html.bin', 'gb18030', '海峡每小时流过的水比欧洲任何一条河流都多', '潮汐能源到达奥克尼群岛'],
   ])('%s (header charset %s)', async (name, charset, body, title) => {
     const url = `${page(name)}${charset ? `?charset=${charset}` : ''}`;
-    const result = await reader.read({ url });
+    const { result } = await reader.read({ url });
     expect(result.content).toContain(body);
     expect(result.title).toBe(title);
     expect(result.content).not.toContain('\ufffd');
@@ -133,7 +138,7 @@ describe('charsets', () => {
 
 describe('URLs and dates', () => {
   it('resolves relative URLs against <base href>', async () => {
-    const result = await reader.read({
+    const { result } = await reader.read({
       url: page('base-href.html'),
       with_links_summary: true,
       with_images_summary: true,
@@ -148,7 +153,7 @@ describe('URLs and dates', () => {
 
   it('resolves against the final URL after redirects, and reads JSON-LD dates', async () => {
     const url = `${server.origin}/redirect?to=${encodeURIComponent('/fixtures/relative.html')}`;
-    const result = await reader.read({ url, with_links_summary: true });
+    const { result } = await reader.read({ url, with_links_summary: true });
     expect(result.url).toBe(page('relative.html'));
     expect(result.links).toEqual({
       'sibling page': `${server.origin}/fixtures/sibling.html`,
@@ -161,21 +166,21 @@ describe('URLs and dates', () => {
 
 describe('other content types', () => {
   it('plain text as it is', async () => {
-    const result = await reader.read({ url: page('notes.txt') });
+    const { result } = await reader.read({ url: page('notes.txt') });
     expect(result.content).toBe(
       'Plain notes\n\nThe first line of a plain text file.\nThe second line, with a tab\there.\n',
     );
   });
 
   it('JSON, fenced in markdown and raw in text', async () => {
-    const md = await reader.read({ url: page('data.json') });
+    const { result: md } = await reader.read({ url: page('data.json') });
     expect(md.content).toMatch(/^```json\n\{ "name": "turbine"/);
-    const text = await reader.read({ url: page('data.json'), return_format: 'text' });
+    const { result: text } = await reader.read({ url: page('data.json'), return_format: 'text' });
     expect(JSON.parse(text.content)).toMatchObject({ depth_m: 40 });
   });
 
   it('PDF to text', async () => {
-    const result = await reader.read({ url: `${server.origin}/report.pdf` });
+    const { result } = await reader.read({ url: `${server.origin}/report.pdf` });
     expect(result.content).toContain('Tidal report in PDF form');
     expect(result.title).toBe('Turbine Report');
   });
@@ -192,13 +197,13 @@ describe('cache hook', () => {
 
   it('serves a repeat from the cache, keyed by the options, and no_cache reads afresh and stores nothing', async () => {
     const url = page('article.html');
-    const first = await cached.read({ url });
+    const { result: first } = await cached.read({ url });
     const hits = server.requests();
-    expect(await cached.read({ url })).toEqual(first);
+    expect((await cached.read({ url })).result).toEqual(first);
     expect(server.requests()).toBe(hits);
     expect([...store.values()][0]?.ttl).toBe(60);
     // The entry is the reply's JSON of the result, handed back as bytes for the route to write.
-    const hit = await cached.readOutput({ url });
+    const hit = await cached.read({ url });
     expect(hit.result).toEqual(first);
     expect(new TextDecoder().decode(hit.json)).toBe([...store.values()][0]?.value);
     expect(JSON.parse(new TextDecoder().decode(hit.json))).toEqual(first);
@@ -215,5 +220,45 @@ describe('cache hook', () => {
     await cached.read({ url: fresh, no_cache: true });
     expect(server.requests()).toBe(hits + 3);
     expect(store.size).toBe(2);
+  });
+});
+
+describe('pages read for a client go into the search index', () => {
+  const upserted: { url: string; title: string; content: string; published?: string }[][] = [];
+  const logged: string[] = [];
+  let failWrites = false;
+  const indexing = createReaderService({
+    allowHosts: ['127.0.0.1'],
+    index: {
+      pages: {
+        upsert: async (docs) => {
+          if (failWrites) throw new Error('index down');
+          upserted.push(docs);
+        },
+      },
+      log: { error: (_fields, message) => void logged.push(message) },
+    },
+  });
+  afterAll(() => indexing.close());
+
+  it("a client's read adds its page; a read that is not a client's (a crawl) adds nothing", async () => {
+    const { result } = await indexing.read({ url: page('article.html') }, { index: true });
+    expect(upserted).toEqual([
+      [{ url: result.url, title: result.title, content: result.content, published: '2026-10-02T08:00:00Z' }],
+    ]);
+    await indexing.read({ url: page('article.html'), return_format: 'text' });
+    expect(upserted).toHaveLength(1);
+  });
+
+  it('a failed index write is logged and the read still succeeds', async () => {
+    failWrites = true;
+    const { result } = await indexing.read({ url: page('notes.txt') }, { index: true });
+    expect(result.content.length).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(logged).toEqual(['page read but not indexed']));
+  });
+
+  it('without an index (search.index_reader_pages off), a client read reads only', async () => {
+    const { result } = await reader.read({ url: page('article.html') }, { index: true });
+    expect(result.title).toBe('Tidal Energy Reaches the Orkney Islands');
   });
 });

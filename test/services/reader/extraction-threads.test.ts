@@ -56,7 +56,7 @@ async function withReader(
 
 /** The next page after a failure reads normally, in a new thread. */
 async function stillReads(reader: ReaderService): Promise<void> {
-  const result = await reader.read({ url: `${origin}/article`, return_format: 'text' });
+  const { result } = await reader.read({ url: `${origin}/article`, return_format: 'text' });
   expect(result.content).toContain('fishing fleet');
 }
 
@@ -96,7 +96,7 @@ describe('extraction threads', () => {
   it('a client that leaves mid-extraction ends the job: the thread is terminated at once', async () => {
     await withReader({}, async (reader) => {
       const controller = new AbortController();
-      const pending = reader.read({ url: `${origin}/long.pdf`, timeout: 120 }, controller.signal);
+      const pending = reader.read({ url: `${origin}/long.pdf`, timeout: 120 }, { signal: controller.signal });
       await vi.waitFor(() => expect(reader.extraction().busy).toBe(1), { timeout: 10_000, interval: 20 });
       controller.abort(new Error('client went away'));
       await expect(pending).rejects.toThrow('client went away');
@@ -109,9 +109,9 @@ describe('extraction threads', () => {
     await withReader({}, async (reader) => {
       const first = new AbortController();
       const second = new AbortController();
-      const running = reader.read({ url: `${origin}/long.pdf`, timeout: 120 }, first.signal);
+      const running = reader.read({ url: `${origin}/long.pdf`, timeout: 120 }, { signal: first.signal });
       await vi.waitFor(() => expect(reader.extraction().busy).toBe(1), { timeout: 10_000, interval: 20 });
-      const waiting = reader.read({ url: `${origin}/article` }, second.signal);
+      const waiting = reader.read({ url: `${origin}/article` }, { signal: second.signal });
       await vi.waitFor(() => expect(reader.extraction().waiting).toBe(1), { timeout: 10_000, interval: 20 });
       second.abort(new Error('second client went away'));
       await expect(waiting).rejects.toThrow('second client went away');
@@ -125,14 +125,14 @@ describe('extraction threads', () => {
     await withReader({}, async (reader) => {
       const parse = vi.spyOn(JSON, 'parse');
       try {
-        const output = await reader.readOutput({ url: `${origin}/article`, return_format: 'text' });
+        const output = await reader.read({ url: `${origin}/article`, return_format: 'text' });
         const text = new TextDecoder().decode(output.json);
         const parsesOfIt = () => parse.mock.calls.filter(([source]) => source === text).length;
         expect(parsesOfIt()).toBe(0);
         expect(output.result.content).toContain('fishing fleet');
         expect(output.result).toBe(output.result);
         expect(parsesOfIt()).toBe(1);
-        expect(output.result).toEqual(await reader.read({ url: `${origin}/article`, return_format: 'text' }));
+        expect(output.result).toEqual((await reader.read({ url: `${origin}/article`, return_format: 'text' })).result);
       } finally {
         parse.mockRestore();
       }
@@ -144,7 +144,7 @@ describe('extraction threads', () => {
       const results = await Promise.all(
         ['a', 'b', 'c', 'd'].map((q) => reader.read({ url: `${origin}/article?${q}`, return_format: 'text' })),
       );
-      for (const result of results) expect(result.content).toContain('fishing fleet');
+      for (const { result } of results) expect(result.content).toContain('fishing fleet');
       expect(reader.extraction().threads).toBeLessThanOrEqual(2);
     });
   });

@@ -87,7 +87,7 @@ describe('redirects out of an allow-listed host', () => {
   afterAll(() => reader.close());
 
   it('reads through an allow-listed hostname', async () => {
-    const result = await reader.read({ url: `http://fixtures.test:${server.port}/fixtures/article.html` });
+    const { result } = await reader.read({ url: `http://fixtures.test:${server.port}/fixtures/article.html` });
     expect(result.content).toContain('forty metres');
   });
 
@@ -126,7 +126,7 @@ describe('allow-list by address', () => {
   it('a CIDR entry lets its addresses through, whatever the name', async () => {
     const reader = createReaderService({ lookup, allowHosts: ['127.0.0.0/8'] });
     try {
-      const result = await reader.read({ url: `http://fixtures.test:${server.port}/fixtures/article.html` });
+      const { result } = await reader.read({ url: `http://fixtures.test:${server.port}/fixtures/article.html` });
       expect(result.title).toContain('Tidal');
     } finally {
       await reader.close();
@@ -150,7 +150,7 @@ describe('allow-list by address', () => {
   it('an IP entry allows exactly that address', async () => {
     const reader = createReaderService({ lookup, allowHosts: ['127.0.0.1'] });
     try {
-      const ok = await reader.read({ url: `http://127.0.0.1:${server.port}/fixtures/article.html` });
+      const { result: ok } = await reader.read({ url: `http://127.0.0.1:${server.port}/fixtures/article.html` });
       expect(ok.content).toContain('neap tides');
       const error = await refusal(reader.read({ url: 'http://10.0.0.1/' }));
       expect(error.message).toContain('private');

@@ -59,7 +59,7 @@ describe('time limits', () => {
 
   it('a caller abort stops the read', async () => {
     const controller = new AbortController();
-    const pending = reader.read({ url: `${server.origin}/slow`, timeout: 10 }, controller.signal);
+    const pending = reader.read({ url: `${server.origin}/slow`, timeout: 10 }, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('client went away')), 200);
     await expect(pending).rejects.toThrow('client went away');
   });

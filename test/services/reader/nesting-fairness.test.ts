@@ -85,20 +85,20 @@ describe('extraction queue', () => {
       await reader.warmUp();
       const lone: number[] = [];
       for (let n = 0; n < 3; n++)
-        lone.push(await timed(() => reader.read({ url: `${origin}/tiny`, no_cache: true }, undefined, 'B')));
+        lone.push(await timed(() => reader.read({ url: `${origin}/tiny`, no_cache: true }, { tenant: 'B' })));
       const usual = lone.sort((a, b) => a - b)[1] as number;
-      const deep = [1, 2].map((n) => reader.read({ url: `${origin}/deep?${n}`, timeout: 120 }, undefined, 'A'));
+      const deep = [1, 2].map((n) => reader.read({ url: `${origin}/deep?${n}`, timeout: 120 }, { tenant: 'A' }));
       // A's second page waits although a thread is free: one key never holds every thread. (Each
       // page is fetched before it queues, so the two reach the pool at different moments.)
       await vi.waitFor(() => expect(reader.extraction()).toMatchObject({ busy: 1, waiting: 1 }), {
         timeout: 10_000,
         interval: 5,
       });
-      const b = await timed(() => reader.read({ url: `${origin}/tiny`, no_cache: true }, undefined, 'B'));
+      const b = await timed(() => reader.read({ url: `${origin}/tiny`, no_cache: true }, { tenant: 'B' }));
       // 3 lone reads; the floor absorbs scheduling noise of a loaded 2-core machine (A's page keeps
       // one core busy meanwhile). Before the bound and the lanes, B waited for both deep pages: ~60 s.
       expect(b).toBeLessThanOrEqual(Math.max(3 * usual, 300));
-      for (const result of await Promise.all(deep)) expect(result.content.trim()).toBe('');
+      for (const { result } of await Promise.all(deep)) expect(result.content.trim()).toBe('');
     } finally {
       await reader.close();
     }
@@ -115,7 +115,7 @@ describe('extraction queue', () => {
       expect((error as ApiError).code).toBe(1234);
       expect((error as ApiError).message).toMatch(/took more than 1 s to extract \(reader\.extract_timeout_seconds\)/);
       expect(reader.extraction().recycled).toBe(1);
-      expect((await reader.read({ url: `${origin}/tiny` })).content).toContain('ferry');
+      expect((await reader.read({ url: `${origin}/tiny` })).result.content).toContain('ferry');
     } finally {
       await reader.close();
     }
@@ -126,7 +126,7 @@ describe('extraction queue', () => {
     try {
       const order: string[] = [];
       const read = (key: string, n: number) =>
-        reader.read({ url: `${origin}/tiny?${key}${n}`, no_cache: true }, undefined, key).then(
+        reader.read({ url: `${origin}/tiny?${key}${n}`, no_cache: true }, { tenant: key }).then(
           () => order.push(key),
           (error: unknown) => error,
         );

@@ -56,7 +56,7 @@ describe('PDF bomb', () => {
       expect(error.code).toBe(1234);
       expect(error.message).toMatch(/decode to more than 64 MB \(reader\.pdf_max_decoded_mb\)/);
       expect(peak - before).toBeLessThan(100 * 1024 * 1024);
-      const result = await reader.read({ url: `${origin}/long.pdf`, return_format: 'text' });
+      const { result } = await reader.read({ url: `${origin}/long.pdf`, return_format: 'text' });
       expect(result.content).toContain('tidal turbines');
     } finally {
       await reader.close();

@@ -1,14 +1,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
-import { ReaderReply, ReaderResult } from '../../src/api/reader-reply.js';
+import { jsonBytesWriter, jsonWriter, RawJson } from '../../src/api/json-writer.js';
+import { ReaderReply, ReaderResult, type ReaderResult as Result } from '../../src/api/reader-reply.js';
 import { readerReplyBytes } from '../../src/server/reader-reply-bytes.js';
 import { readPage } from '../../src/services/reader/read-page.js';
-import { resultJson } from '../../src/services/reader/result-json.js';
-import type { ReaderResult as Result } from '../../src/services/reader/types.js';
 
 /** What Fastify writes for the reply when it serializes the whole object with the reply's schema. */
 const schemaSerializer = fastJson(ReaderReply);
+// As an extraction thread has the schema: a structured clone, without TypeBox's symbol keys.
+const writeResult = jsonWriter<Result>(structuredClone(ReaderResult));
+const resultJson = (result: Result): Uint8Array => new TextEncoder().encode(writeResult(result));
 
 const plain: Result = {
   content: '# Title\n\nText.',
@@ -32,7 +35,7 @@ const awkward: Result = {
   links: { 'Link "text" 🚢': 'https://example.com/2', 'line\nbreak': 'https://example.com/3', '\u2028': 'x', 12: 'y' },
 };
 
-describe('readerReplyBytes', () => {
+describe('the reader reply written from its schema (readerReplyBytes, jsonWriter)', () => {
   for (const [name, result] of [
     ['a plain result', plain],
     ['a result with every optional field and awkward characters', awkward],
@@ -94,9 +97,52 @@ describe('readerReplyBytes', () => {
           contentType: 'text/html',
           url: 'https://example.com/page',
           request: { url: 'https://example.com/page', ...request },
+          pdfMaxDecodedBytes: 64 * 1024 * 1024,
         });
         if (!reading.ok) throw new Error(reading.reason);
         expect(decoder.decode(resultJson(reading.result))).toBe(serialize(reading.result));
       }
+  });
+});
+
+describe('jsonWriter', () => {
+  const Sample = Type.Object(
+    {
+      name: Type.String(),
+      count: Type.Integer(),
+      ratio: Type.Number(),
+      on: Type.Boolean(),
+      kind: Type.Literal('sample'),
+      note: Type.Optional(Type.String()),
+      inner: Type.Object({ tags: Type.Record(Type.String(), Type.Integer()) }),
+    },
+    { additionalProperties: false },
+  );
+
+  it("writes what fast-json-stringify writes for the schema's every kind of field", () => {
+    const value = { on: false, name: 'n "1"', count: 3, ratio: 0.25, kind: 'sample', inner: { tags: { a: 1, b: 2 } } };
+    expect(jsonWriter(Sample)(value)).toBe(fastJson(Sample)(value));
+    const noted = { ...value, note: 'x', extra: true };
+    expect(jsonWriter(Sample)(noted)).toBe(fastJson(Sample)(noted));
+  });
+
+  it('refuses a value without a required field, as the serializer does', () => {
+    expect(() => jsonWriter(Sample)({ name: 'n' })).toThrow('"count" is required!');
+    expect(() => fastJson(Sample)({ name: 'n' })).toThrow('"count" is required!');
+  });
+
+  it('puts a RawJson value in as its bytes', () => {
+    const raw = new RawJson(new TextEncoder().encode('{"tags":{"z":9}}'));
+    const value = { name: 'n', count: 1, ratio: 1, on: true, kind: 'sample', inner: raw };
+    expect(jsonBytesWriter(Sample)(value).toString()).toBe(
+      '{"name":"n","count":1,"ratio":1,"on":true,"kind":"sample","inner":{"tags":{"z":9}}}',
+    );
+    expect(() => jsonWriter(Sample)(value)).toThrow('RawJson');
+  });
+
+  it('refuses, when built, a schema it cannot write as the serializer would', () => {
+    expect(() => jsonWriter(Type.Object({ either: Type.Union([Type.String(), Type.Integer()]) }))).toThrow(
+      '#.either has a schema it does not write',
+    );
   });
 });
