@@ -326,6 +326,29 @@ export const ConfigSchema = Type.Object(
           default: 3600,
           description: 'How often expired files are deleted.',
         }),
+        max_total_bytes: Type.Integer({
+          minimum: 0,
+          default: 32 * 1024 ** 3,
+          description:
+            'Bytes all generated files may hold together; a file past it is refused before it is written (503, code 1305). 0 = no cap.',
+        }),
+        max_total_files: Type.Integer({
+          minimum: 0,
+          default: 500_000,
+          description: 'Generated files there may be in all; past it: 503, code 1305. 0 = no cap.',
+        }),
+        max_bytes_per_account: Type.Integer({
+          minimum: 0,
+          default: 4 * 1024 ** 3,
+          description:
+            "Bytes of generated files (images, agent artifacts) the keys of one account hold together (a key of no account: that key alone); past it: 429, code 1308, naming when the account's first file expires. 0 = no cap.",
+        }),
+        max_files_per_account: Type.Integer({
+          minimum: 0,
+          default: 20_000,
+          description:
+            'Generated files the keys of one account hold together (a key of no account: that key alone); past it: 429, code 1308. 0 = no cap.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -13,6 +13,8 @@ export interface StoredFile {
   size: number;
   createdAt: number;
   expiresAt: number;
+  /** Whose share of the store the file counts against (an account or a key), when one was named. */
+  owner?: string | undefined;
 }
 
 export interface PutFileOptions {
@@ -25,6 +27,21 @@ export interface PutFileOptions {
    * unguessable as a random id (an HMAC under a server secret), and that `isFileId` accepts it.
    */
   id?: string;
+  /** Whose share the file counts against: a key id (a capped store counts it under the key's account). */
+  owner?: string | undefined;
+}
+
+/** What the live files hold: in all, and per owner (with the first instant one of theirs expires). */
+export interface FileUsage {
+  files: number;
+  bytes: number;
+  byOwner: Map<string, OwnerUsage>;
+}
+
+export interface OwnerUsage {
+  files: number;
+  bytes: number;
+  firstExpiry: number;
 }
 
 export interface FileStore {
@@ -33,6 +50,8 @@ export interface FileStore {
   get(id: string, now: number): Promise<{ file: StoredFile; bytes: Buffer } | undefined>;
   /** Deletes every file expired at `now`; returns how many. */
   sweep(now: number): Promise<number>;
+  /** What the files live at `now` hold, counted from the store itself (other processes' files too). */
+  usage(now: number): Promise<FileUsage>;
   close(): Promise<void>;
 }
 

@@ -157,7 +157,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const plainReader = createReaderService(readerOptions(config.reader, store, pageIndex));
   const reader = options.tracer ? traceReader(plainReader, options.tracer) : plainReader;
   const indexJobs = new IndexJobs(reader, search.index, { userAgent: INDEXER_USER_AGENT });
-  const files = openFileStore(config);
+  const files = openFileStore(config, (keyId) => store.accounts.keyOwner(keyId));
   const stopSweeper = startFileSweeper(files, config.files.sweep_interval_seconds * 1000, log);
   const stopPurger = startStorePurger(
     store,

@@ -40,6 +40,23 @@ export function runFileStoreContract(label: string, setup: () => Promise<FileSto
       await expect(f.files.put(Buffer.from('x'), { contentType: 'text/plain', id: '../x' })).rejects.toThrow();
     });
 
+    it('counts what the live files hold, in all and per owner, as any store on the same data sees it', async () => {
+      const now = Date.now();
+      const a1 = await f.files.put(Buffer.alloc(100), { contentType: 'image/png', owner: 'account:a' });
+      await f.files.put(Buffer.alloc(50), { contentType: 'image/png', owner: 'account:a', ttlMs: 5_000 });
+      await f.files.put(Buffer.alloc(7), { contentType: 'text/plain', owner: 'key:b' });
+      await f.files.put(Buffer.alloc(3), { contentType: 'text/plain' });
+      expect(a1.owner).toBe('account:a');
+      const usage = await f.reopen().usage(now);
+      expect(usage).toMatchObject({ files: 4, bytes: 160 });
+      expect(usage.byOwner.get('account:a')).toMatchObject({ files: 2, bytes: 150 });
+      expect(usage.byOwner.get('account:a')!.firstExpiry).toBeLessThan(a1.expiresAt);
+      expect(usage.byOwner.get('key:b')).toMatchObject({ files: 1, bytes: 7 });
+      // An expired file no longer counts, swept or not.
+      const later = await f.files.usage(now + 60_000);
+      expect(later.byOwner.get('account:a')).toMatchObject({ files: 1, bytes: 100 });
+    });
+
     it('never gives two files one id', async () => {
       const ids = new Set<string>();
       for (let i = 0; i < 50; i++) ids.add((await f.files.put(Buffer.from([i]), { contentType: 'text/plain' })).id);

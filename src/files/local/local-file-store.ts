@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isFileId, newFileId } from '../file-id.js';
-import { extensionFor, type FileStore, type PutFileOptions, type StoredFile } from '../types.js';
+import { extensionFor, type FileStore, type FileUsage, type PutFileOptions, type StoredFile } from '../types.js';
 
 export interface LocalFileStoreOptions {
   dir: string;
@@ -33,6 +33,7 @@ export class LocalFileStore implements FileStore {
       size: bytes.byteLength,
       createdAt: now,
       expiresAt: now + (options.ttlMs ?? this.options.ttlMs),
+      ...(options.owner === undefined ? {} : { owner: options.owner }),
     };
     const p = this.paths(id);
     await mkdir(p.folder, { recursive: true, mode: 0o700 });
@@ -86,6 +87,30 @@ export class LocalFileStore implements FileStore {
       }
     }
     return removed;
+  }
+
+  async usage(now: number): Promise<FileUsage> {
+    const usage: FileUsage = { files: 0, bytes: 0, byOwner: new Map() };
+    const folders = await readdir(this.options.dir).catch(ifMissing([] as string[]));
+    for (const folder of folders) {
+      const names = await readdir(path.join(this.options.dir, folder)).catch(ifMissing([] as string[]));
+      for (const name of names) {
+        if (!name.endsWith('.json')) continue;
+        const file: StoredFile | typeof CORRUPT | undefined = await readMeta(
+          path.join(this.options.dir, folder, name),
+        ).catch(() => CORRUPT);
+        if (file === undefined || file === CORRUPT || file.expiresAt <= now) continue;
+        usage.files++;
+        usage.bytes += file.size;
+        if (file.owner === undefined) continue;
+        const own = usage.byOwner.get(file.owner) ?? { files: 0, bytes: 0, firstExpiry: file.expiresAt };
+        own.files++;
+        own.bytes += file.size;
+        own.firstExpiry = Math.min(own.firstExpiry, file.expiresAt);
+        usage.byOwner.set(file.owner, own);
+      }
+    }
+    return usage;
   }
 
   private async remove(id: string): Promise<void> {

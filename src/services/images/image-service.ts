@@ -89,7 +89,7 @@ export class ImageService {
       : 0;
     await this.deps.slots.acquire(signal, tenant);
     try {
-      const file = await this.run(prepared.model, prepared.request, signal);
+      const file = await this.run(prepared.model, prepared.request, signal, tenant);
       meter?.addFixed(price);
       return { file, contentFilter: prepared.contentFilter };
     } finally {
@@ -181,9 +181,9 @@ export class ImageService {
           tracer,
           `image_job ${input.model}`,
           { kind: 'internal', attributes: { 'gen_platform.task_id': task.id, 'gen_ai.request.model': input.model } },
-          () => this.run(input.model, input.request, signal),
+          () => this.run(input.model, input.request, signal, task.keyId),
         )
-      : await this.run(input.model, input.request, signal);
+      : await this.run(input.model, input.request, signal, task.keyId);
     const outcome: ImageOutcome = {
       file: { id: file.id, extension: file.extension },
       contentFilter: input.contentFilter,
@@ -251,7 +251,8 @@ export class ImageService {
     };
   }
 
-  private async run(model: string, request: ImageRequest, signal: CancelSignal): Promise<StoredFile> {
+  /** `owner`: the key whose share of the file store the image counts against. */
+  private async run(model: string, request: ImageRequest, signal: CancelSignal, owner: string): Promise<StoredFile> {
     const engine = await this.deps.engines.get(model);
     if (!engine) throw unknownModel(`Image model ${model} is not configured on this server`);
     const timeout = AbortSignal.timeout(this.deps.config.timeout_seconds * 1000);
@@ -286,7 +287,7 @@ export class ImageService {
       throw err;
     }
     const fitted = await fitToSize(image, request.size);
-    return this.deps.files.put(fitted.bytes, { contentType: fitted.mime });
+    return this.deps.files.put(fitted.bytes, { contentType: fitted.mime, owner });
   }
 }
 

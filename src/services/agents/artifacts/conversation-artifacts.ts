@@ -152,17 +152,20 @@ export class ConversationArtifacts {
     }
     throwIfCancelled(signal);
     const items: Artifact[] = [];
+    // Every file counts against the share of the key that made the conversation.
+    const owner = record.keyId;
     const text = await this.files.put(Buffer.from(record.translation, 'utf8'), {
       contentType: 'text/plain; charset=UTF-8',
+      owner,
     });
     items.push({ type: 'file_url', tagCn: '译文', tagEn: 'translation', file: text });
     if (rendered && options.includePdf) {
-      const file = await this.files.put(rendered.pdf, { contentType: 'application/pdf' });
+      const file = await this.files.put(rendered.pdf, { contentType: 'application/pdf', owner });
       items.push({ type: 'file_url', tagCn: '译文PDF', tagEn: 'translation_pdf', file });
     }
     for (const [i, png] of (rendered?.images ?? []).entries()) {
       const n = options.pages[i]!.position;
-      const file = await this.files.put(png, { contentType: 'image/png' });
+      const file = await this.files.put(png, { contentType: 'image/png', owner });
       items.push({ type: 'image_url', tagCn: `第${n}页`, tagEn: `page_${n}`, file });
     }
     // The manifest lapses no later than the first of its files, so it never names an expired one.
@@ -173,6 +176,7 @@ export class ConversationArtifacts {
         contentType: 'application/json',
         id: manifestId,
         ttlMs,
+        owner,
       });
     }
     return items;
