@@ -56,9 +56,11 @@ const REPLY_STARTS = ['\n', '\n\n'];
  * Top of the global order, best first. In a function call's arguments (node-llama-cpp's JSON
  * schema grammar: keys forced, `"` then the table's `Paris` in every string) they spell
  * `{"city":"Paris"}`; in free text, off the chains, the turn ends. A string always opens with the
- * bare `"`, never a merged token (`"}`, `": "`) that would carry other text into the string.
+ * bare `"`, never a merged token (`"}`, `": "`) that would carry other text into the string. `]`
+ * before `,`: an array of strings ends after its first item (`["Paris"]`) instead of growing until
+ * the window is full (a real agent's tools, such as Codex's, have array parameters).
  */
-const GLOBAL_TOP = ['<|im_end|>', '"', '}', ':', ',', ']', '{"'];
+const GLOBAL_TOP = ['<|im_end|>', '"', '}', ':', ']', ',', '{"'];
 /** Bottom of the global order: JSON whitespace is never chosen when anything else is allowed. */
 const GLOBAL_BOTTOM = [' ', '\t', '\r', '\n'];
 const MERGED = [...new Set([...Object.values(CHAINS).flat(), ...GLOBAL_TOP])].filter(
