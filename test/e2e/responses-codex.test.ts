@@ -5,13 +5,15 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * What Codex CLI 0.171.0 (`codex exec`, `wire_api = "responses"`) sends, replayed byte for byte
- * with its headers: the first request of a turn, as captured from a real run (the fixture is that
- * body formatted; compact JSON of it is the bytes Codex sent). The reply is read as
+ * with its headers, as captured from real runs (each fixture is a body formatted; compact JSON of
+ * it is the bytes Codex sent): the first request of a turn, and, from a shorter configuration
+ * (README, "Codex"), the request that gives a call's output back. The reply is read as
  * Codex reads it: named SSE events, a function call it can run, then `response.completed`.
  */
 
 const MODEL = 'gen-4.6';
-const FIXTURE = new URL('./fixtures/codex-0.171.0-turn-1.json', import.meta.url);
+const fixture = (name: string) =>
+  JSON.stringify(JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')));
 /** Codex's own headers on that request (the key is the test's). */
 const CODEX_HEADERS = {
   accept: 'text/event-stream',
@@ -78,13 +80,25 @@ function eventsOf(text: string): Event[] {
     });
 }
 
+/** A plain answer in vLLM's framing. */
+const answer: Reply = {
+  pieces: [
+    chunk({ role: 'assistant', content: '' }),
+    chunk({ content: 'The tool answered.' }),
+    chunk({}, 'stop'),
+    `data: ${JSON.stringify({ id: 'chatcmpl-7', object: 'chat.completion.chunk', created: 1, model: 'Qwen/Qwen3-8B', choices: [], usage: { prompt_tokens: 2100, completion_tokens: 4, total_tokens: 2104 } })}\n\n`,
+    'data: [DONE]\n\n',
+  ],
+};
+
+let reply: Reply = execCall;
 let upstream: ReplayServer;
 let t: TestApp;
 let base: string;
 let key: string;
 
 beforeAll(async () => {
-  upstream = await ReplayServer.start(() => execCall);
+  upstream = await ReplayServer.start(() => reply);
   t = await createTestApp({
     models: {
       [MODEL]: {
@@ -112,7 +126,7 @@ describe('Codex 0.171.0, replayed', () => {
     const res = await fetch(`${base}/coding/paas/v4/responses`, {
       method: 'POST',
       headers: { ...CODEX_HEADERS, authorization: `Bearer ${key}` },
-      body: JSON.stringify(JSON.parse(readFileSync(FIXTURE, 'utf8'))),
+      body: fixture('codex-0.171.0-turn-1.json'),
     });
     const text = await res.text();
     expect(res.status, text).toBe(200);
@@ -170,5 +184,52 @@ describe('Codex 0.171.0, replayed', () => {
       expect.arrayContaining(['exec_command', 'write_stdin', 'view_image', 'multi_agent_v1__spawn_agent']),
     );
     expect(sent!.body['stream']).toBe(true);
+  });
+
+  it("its request that gives the call's output back: the call and its output reach the model, the answer ends the turn", async () => {
+    reply = answer;
+    const res = await fetch(`${base}/coding/paas/v4/responses`, {
+      method: 'POST',
+      headers: { ...CODEX_HEADERS, authorization: `Bearer ${key}` },
+      body: fixture('codex-0.171.0-turn-2.json'),
+    });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    const events = eventsOf(text);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const last = events.at(-1)!;
+    expect(last.type).toBe('response.completed');
+    const response = last['response'] as { status: string; output: unknown[] };
+    expect(response.status).toBe('completed');
+    expect(response.output).toEqual([
+      {
+        id: expect.any(String),
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'The tool answered.', annotations: [], logprobs: [] }],
+      },
+    ]);
+
+    const [sent] = chatRequests();
+    const messages = sent!.body['messages'] as {
+      role: string;
+      content: unknown;
+      tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+      tool_call_id?: string;
+    }[];
+    const call = messages.at(-2)!;
+    expect(call.role).toBe('assistant');
+    expect(call.tool_calls).toEqual([
+      expect.objectContaining({
+        id: 'call_0e437dc03ac199782a4a79dc',
+        function: expect.objectContaining({
+          name: 'exec_command',
+          arguments: expect.stringContaining('"cmd":"Paris"'),
+        }),
+      }),
+    ]);
+    expect(messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_0e437dc03ac199782a4a79dc' });
+    expect(JSON.stringify(messages.at(-1)!.content)).toContain('failed to parse function arguments');
   });
 });
