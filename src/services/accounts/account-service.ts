@@ -15,7 +15,7 @@ import type { KeyService } from '../keys/key-service.js';
 import { HashGate } from './hash-gate.js';
 import { hashPassword, needsRehash, newPassword, verifyPassword } from './passwords.js';
 import { actorId, type Principal, toAccountView } from './principal.js';
-import { MemorySignInLimiter, type SignInLimiter, type Subject } from './sign-in-limiter.js';
+import { MemorySignInLimiter, type SignInAttempt, type SignInLimiter, type Subject } from './sign-in-limiter.js';
 
 export interface AccountServiceOptions {
   store: Store;
@@ -43,6 +43,16 @@ export interface OpenSession {
 export interface ActiveSession {
   session: SessionRecord;
   principal: Principal;
+}
+
+/** The check of an attempt; one that could not run (the hash gate full, the store down) is abandoned. */
+async function checked<T>(attempt: SignInAttempt, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    await attempt.abandoned();
+    throw err;
+  }
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -143,14 +153,15 @@ export class AccountService {
     if (active.principal.kind !== 'account') throw forbidden('The admin signs in with the admin key, not a password');
     const { account } = active.principal;
     const subjects = [{ key: `account:${account.email}`, free: this.attempts }];
-    await this.checkLimit(subjects);
+    const attempt = await this.beginAttempt(subjects);
     const actor = { id: actorId(active.principal), address };
     const target = `account:${account.id}`;
-    if (!(await this.gate.run(() => verifyPassword(current, account.passwordHash)))) {
-      await this.limiter.fail(subjects);
+    if (!(await checked(attempt, () => this.gate.run(() => verifyPassword(current, account.passwordHash))))) {
+      await attempt.failed();
       await this.audit.record(actor, { action: 'account.password_change_failed', target });
       throw invalidRequest("Invalid current_password: it is not the account's password");
     }
+    await attempt.succeeded([]);
     const hash = await this.gate.run(() => hashPassword(next));
     await this.store.accounts.setPasswordHash(account.id, hash, active.session.idHash);
     // The hashes are not recorded, only that it changed and that other sessions ended.
@@ -163,18 +174,18 @@ export class AccountService {
 
   async signInAdmin(adminKey: string, client: string): Promise<OpenSession> {
     const subjects = [this.address(client)];
-    await this.checkLimit(subjects);
+    const attempt = await this.beginAttempt(subjects);
     // A refused key is a failed sign-in; anything else (the store is down) is not the user's fault.
     // A signed token made from the admin key is refused: a console session would outlive its exp.
     const isToken = adminKey.split('.').length === 3;
-    const key = await (isToken ? Promise.resolve(undefined) : this.keys.authenticate(`Bearer ${adminKey}`)).catch(
-      (err: unknown) => {
+    const key = await checked(attempt, () =>
+      (isToken ? Promise.resolve(undefined) : this.keys.authenticate(`Bearer ${adminKey}`)).catch((err: unknown) => {
         if (err instanceof ApiError) return undefined;
         throw err;
-      },
+      }),
     );
     if (key?.role !== 'admin') {
-      await this.limiter.fail(subjects);
+      await attempt.failed();
       // Never the key that was tried: it may be a real key mistyped, or another secret pasted.
       await this.audit.record(
         { id: key ? `key:${key.id}` : ANONYMOUS, address: client },
@@ -187,6 +198,7 @@ export class AccountService {
         throw authenticationFailed('Sign-in failed: sign in with the admin key itself, not a signed token (JWT)');
       throw authenticationFailed('Sign-in failed: that is not an admin key');
     }
+    await attempt.succeeded([]);
     const opened = await this.openSession(undefined, key.id);
     await this.audit.record(
       { id: `key:${key.id}`, address: client },
@@ -208,12 +220,15 @@ export class AccountService {
     const account = { key: `account:${email}`, free: this.attempts * 5 };
     const pair = { key: `pair:${email}|${client}`, free: this.attempts };
     const subjects = [this.address(client), account, pair];
-    await this.checkLimit(subjects);
-    const found = await this.store.accounts.findAccountByEmail(email);
-    const stored = found?.passwordHash ?? (await this.decoyHash());
-    const ok = await this.gate.run(() => verifyPassword(password, stored));
+    // Counted before the hash: a burst of guesses for one account is refused here, not hashed.
+    const attempt = await this.beginAttempt(subjects);
+    const { found, stored, ok } = await checked(attempt, async () => {
+      const found = await this.store.accounts.findAccountByEmail(email);
+      const stored = found?.passwordHash ?? (await this.decoyHash());
+      return { found, stored, ok: await this.gate.run(() => verifyPassword(password, stored)) };
+    });
     if (!found || !ok) {
-      await this.limiter.fail(subjects);
+      await attempt.failed();
       await this.audit.record(
         { id: ANONYMOUS, address: client },
         {
@@ -226,6 +241,7 @@ export class AccountService {
     }
     const actor = { id: `account:${found.id}`, address: client };
     if (found.disabledAt !== undefined) {
+      await attempt.succeeded([]);
       await this.audit.record(actor, {
         action: 'session.sign_in_failed',
         target: `account:${found.id}`,
@@ -233,7 +249,7 @@ export class AccountService {
       });
       throw keyRevoked('Sign-in failed: this account is disabled');
     }
-    await this.limiter.succeed([account, pair]);
+    await attempt.succeeded([account, pair]);
     if (needsRehash(stored)) await this.upgradeHash(found.id, stored, password);
     const opened = await this.openSession(found.id, undefined);
     await this.audit.record(actor, {
@@ -302,10 +318,12 @@ export class AccountService {
     return { key: `ip:${client}`, free: this.attempts * 5 };
   }
 
-  private async checkLimit(subjects: Subject[]): Promise<void> {
-    const wait = await this.limiter.retryAfter(subjects);
-    if (wait > 0)
+  /** The attempt, counted on every subject; 1303 with the wait when one of them must wait. */
+  private async beginAttempt(subjects: Subject[]): Promise<SignInAttempt> {
+    const { wait, attempt } = await this.limiter.begin(subjects);
+    if (attempt === undefined)
       throw tooManyPerMinute(`Too many failed sign-ins: try again in ${wait} seconds`, { retryAfter: wait });
+    return attempt;
   }
 
   /** Stops the sign-in limiter (its Redis connection, when it has one). */

@@ -47,7 +47,7 @@ describe('console sign-in under attack', () => {
       await sleep(Number(res.headers['retry-after']) * 1000 + 50);
     }
     expect(waits).toEqual(['1', '2', '2', '2']);
-  }, 20_000);
+  }, 60_000);
 
   it('takes the client address from X-Forwarded-For only when the peer is a configured proxy', async () => {
     // Five failures per address are free at sign_in_attempts 1; the sixth attempt waits.
@@ -97,6 +97,20 @@ describe('console sign-in under attack', () => {
     const two = await app({ redis, console: { sign_in_attempts: 1 } });
     await one.services.accounts.createAccount({ name: 'Ed', email: 'ed@example.test' });
     expect((await post(one, { email: 'ed@example.test', password: 'guess' })).statusCode).toBe(401);
-    expect((await post(two, { email: 'ed@example.test', password: 'guess' })).statusCode).toBe(429);
+    const failedAt = Date.now();
+    const second = await post(two, { email: 'ed@example.test', password: 'guess' });
+    // Within the 1 s back-off the other process refuses; on a machine so loaded that the second
+    // answer came later, the shared count shows both attempts (not one per process).
+    if (Date.now() - failedAt < 900) expect(second.statusCode).toBe(429);
+    else {
+      expect(second.statusCode).toBe(401);
+      const { Redis } = await import('ioredis');
+      const client = new Redis(REDIS_URL);
+      try {
+        expect(await client.hget(`${redis.prefix}sign-in:account:ed@example.test`, 'n')).toBe('2');
+      } finally {
+        client.disconnect();
+      }
+    }
   });
 });

@@ -61,36 +61,21 @@ describe('hash gate (console.hash_concurrency, console.hash_queue)', () => {
 });
 
 describe('sign-in limiter in process: slows down, never locks out', () => {
-  it('waits 1 s, 2 s, 4 s … after the free failures, up to the ceiling, counted from the last failure', async () => {
-    let now = 1_000_000;
-    const limiter = new MemorySignInLimiter(10_000, () => now);
-    const s = [{ key: 'pair:a@b.c|1.2.3.4', free: 3 }];
-    for (let i = 0; i < 3; i++) {
-      expect(await limiter.retryAfter(s)).toBe(0);
-      await limiter.fail(s);
-    }
-    const waits: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      waits.push(await limiter.retryAfter(s));
-      now += waits.at(-1)! * 1000;
-      expect(await limiter.retryAfter(s)).toBe(0);
-      await limiter.fail(s);
-    }
-    expect(waits).toEqual([1, 2, 4, 8, 10, 10]);
-  });
-
-  it('forgets a subject 15 minutes after its last failure; a success clears it', async () => {
+  it('forgets a subject 15 minutes after its last attempt; a success clears it', async () => {
     let now = 5;
     const limiter = new MemorySignInLimiter(60_000, () => now);
     const s = [{ key: 'account:a@b.c', free: 1 }];
-    await limiter.fail(s);
-    expect(await limiter.retryAfter(s)).toBe(1);
+    const fail = async () => (await limiter.begin(s)).attempt!.failed();
+    await fail();
+    expect((await limiter.begin(s)).wait).toBe(1);
     now += 15 * 60_000 + 1;
-    expect(await limiter.retryAfter(s)).toBe(0);
-    await limiter.fail(s);
-    await limiter.fail(s);
-    expect(await limiter.retryAfter(s)).toBe(2);
-    await limiter.succeed(s);
-    expect(await limiter.retryAfter(s)).toBe(0);
+    await fail();
+    now += 1000;
+    await fail();
+    expect((await limiter.begin(s)).wait).toBe(2);
+    now += 2000;
+    await (await limiter.begin(s)).attempt!.succeeded(s);
+    await fail();
+    expect((await limiter.begin(s)).wait).toBe(1);
   });
 });

@@ -45,10 +45,11 @@ describe('sign-in limits in Redis', () => {
     const two = await redisLimiter(prefix, clock);
     try {
       const s = [{ key: 'account:shared@example.test', free: 1 }];
-      await one.fail(s);
-      await two.fail(s);
-      expect(await one.retryAfter(s)).toBe(2);
-      expect(await two.retryAfter(s)).toBe(2);
+      await (await one.begin(s)).attempt!.failed();
+      expect((await two.begin(s)).wait).toBe(1);
+      clock.now += 1000;
+      await (await two.begin(s)).attempt!.failed();
+      expect((await one.begin(s)).wait).toBe(2);
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
@@ -63,7 +64,7 @@ describe('sign-in limits in Redis', () => {
       onError() {},
     });
     try {
-      await expect(limiter.retryAfter([{ key: 'ip:1.1.1.1', free: 1 }])).rejects.toMatchObject({ code: 1234 });
+      await expect(limiter.begin([{ key: 'ip:1.1.1.1', free: 1 }])).rejects.toMatchObject({ code: 1234 });
     } finally {
       await limiter.close();
     }
