@@ -108,6 +108,12 @@ export interface Store {
   readonly money: MoneyStore;
 
   createKey(key: KeyRecord): Promise<void>;
+  /**
+   * Creates a key held by an account, and records its holder, only while the account holds fewer
+   * than `maxKeys` active keys (0 = no cap): the count and the insert are one atomic step, so that
+   * simultaneous creations, from any process, never pass the cap. False when the cap is reached.
+   */
+  createHeldKey(key: KeyRecord, accountId: string, maxKeys: number): Promise<boolean>;
   getKey(id: string): Promise<KeyRecord | undefined>;
   listKeys(): Promise<KeyRecord[]>;
   /** Marks the key revoked; false when no such key exists. Revoking twice keeps the first time. */

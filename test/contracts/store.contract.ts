@@ -215,5 +215,31 @@ export function runStoreContract(label: string, setup: () => Promise<StoreFixtur
       await s.purge({ now: 9_000, cacheMaxBytes: 0, requestIdsBefore: 0 });
       expect(await s.getCache('big', 0)).toBeUndefined();
     });
+
+    it("creates an account's keys within its cap, atomically, from two processes at once", async () => {
+      const other = await f.reopen();
+      const account = `cap-${label.replace(/\W/g, '')}`;
+      const id = (i: number) => `c${i}`.padEnd(32, 'c');
+      // Thirty simultaneous creations, half through another process's store, for a cap of three.
+      const made = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 ? other : s).createHeldKey(key(id(i), { createdAt: 5_000 + i }), account, 3),
+        ),
+      );
+      expect(made.filter(Boolean)).toHaveLength(3);
+      const owners = await s.accounts.keyOwners();
+      const held = [...owners].filter(([, a]) => a === account).map(([k]) => k);
+      expect(held).toHaveLength(3);
+      for (const k of held) expect(await s.getKey(k)).toBeDefined();
+      // A refused creation left no key behind.
+      const refused = Array.from({ length: 30 }, (_, i) => id(i)).filter((k) => !held.includes(k));
+      for (const k of refused) expect(await s.getKey(k)).toBeUndefined();
+      // A revoked key frees its place; a cap of 0 is no cap.
+      await s.revokeKey(held[0]!, 6_000);
+      expect(await s.createHeldKey(key(id(40)), account, 3)).toBe(true);
+      expect(await s.createHeldKey(key(id(41)), account, 3)).toBe(false);
+      expect(await s.createHeldKey(key(id(42)), account, 0)).toBe(true);
+      if (other !== s) await other.close();
+    });
   });
 }

@@ -1,4 +1,3 @@
-import { forbidden } from '../../errors/errors.js';
 import type { KeySettings, Store } from '../../stores/types.js';
 import { type Actor, type AuditService, SYSTEM } from '../audit/audit-service.js';
 import type { AccountPolicies } from './account-policies.js';
@@ -29,14 +28,10 @@ export class KeyAdmin {
 
   async create(actor: Actor, input: NewHeldKey): Promise<Awaited<ReturnType<KeyService['create']>>> {
     const { accountId, ...key } = input;
-    if (accountId !== undefined && this.accounts) {
-      const { maxKeys } = await this.accounts.forAccount(accountId);
-      if (maxKeys > 0 && (await this.accounts.activeKeys(accountId)) >= maxKeys) {
-        throw forbidden(`Account ${accountId} already holds ${maxKeys} active keys, its cap: revoke one first`);
-      }
-    }
-    const created = await this.keys.create(key);
-    if (accountId !== undefined) await this.store.accounts.setKeyOwner(created.record.id, accountId);
+    // The cap is checked by the store in the insert's own transaction (simultaneous creations from
+    // any process never pass it); without the account policies there is no cap.
+    const maxKeys = accountId === undefined ? 0 : ((await this.accounts?.forAccount(accountId))?.maxKeys ?? 0);
+    const created = await this.keys.create(key, accountId === undefined ? undefined : { accountId, maxKeys });
     await this.audit.record(actor, {
       action: 'key.create',
       target: `key:${created.record.id}`,

@@ -95,7 +95,14 @@ export class KeyService {
   }
 
   /** Creates a key; the returned `key` (`<id>.<secret>`) is the only time the secret is seen. */
-  async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
+  /**
+   * Makes a key; with `holder`, held by that account and only within its cap on active keys
+   * (checked and inserted atomically in the store): past it, 1220.
+   */
+  async create(
+    input: NewKey,
+    holder?: { accountId: string; maxKeys: number },
+  ): Promise<{ key: string; record: KeyRecord }> {
     const id = newKeyId();
     const secret = newSecret();
     const record: KeyRecord = {
@@ -110,7 +117,12 @@ export class KeyService {
       revokedAt: undefined,
       ...(input.policy === undefined ? {} : { policy: input.policy }),
     };
-    await this.store.createKey(record);
+    if (!holder) await this.store.createKey(record);
+    else if (!(await this.store.createHeldKey(record, holder.accountId, holder.maxKeys))) {
+      throw forbidden(
+        `Account ${holder.accountId} already holds ${holder.maxKeys} active keys, its cap: revoke one first`,
+      );
+    }
     return { key: `${id}.${secret}`, record };
   }
 

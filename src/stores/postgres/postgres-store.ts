@@ -200,6 +200,37 @@ export class PostgresStore implements Store {
     );
   }
 
+  async createHeldKey(key: KeyRecord, accountId: string, maxKeys: number): Promise<boolean> {
+    // One lock per account, held to the end of the transaction: creations for the account from
+    // every process count and insert one after another (READ COMMITTED alone would let two count
+    // the same free place).
+    return inTransaction(
+      this.db,
+      async (client): Promise<boolean> => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`keys.cap:${accountId}`]);
+        if (maxKeys > 0) {
+          const { rows } = await client.query<{ held: string }>(
+            `SELECT COUNT(*) AS held FROM key_owners o JOIN api_keys k ON k.id = o.key_id
+             WHERE o.account_id = $1 AND k.revoked_at IS NULL`,
+            [accountId],
+          );
+          if (Number(rows[0]?.held ?? 0) >= maxKeys) return false;
+        }
+        await client.query(
+          `INSERT INTO api_keys (id, name, secret_hash, secret_encrypted, endpoints, role, limits, created_at, revoked_at, policy, previous_secret)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          keyToParams(key),
+        );
+        await client.query(
+          'INSERT INTO key_owners (key_id, account_id) VALUES ($1, $2) ON CONFLICT (key_id) DO UPDATE SET account_id = EXCLUDED.account_id',
+          [key.id, accountId],
+        );
+        return true;
+      },
+      { idempotent: false },
+    );
+  }
+
   getKey(id: string): Promise<KeyRecord | undefined> {
     return this.keyCache.get(id, (key) => this.readKey(key));
   }

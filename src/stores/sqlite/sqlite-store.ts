@@ -122,6 +122,14 @@ export class SqliteStore implements Store {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getKey: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      heldKeys: db
+        .prepare(
+          'SELECT COUNT(*) FROM key_owners o JOIN api_keys k ON k.id = o.key_id WHERE o.account_id = ? AND k.revoked_at IS NULL',
+        )
+        .pluck(),
+      insertOwner: db.prepare(
+        'INSERT INTO key_owners (key_id, account_id) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET account_id = excluded.account_id',
+      ),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
       revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
@@ -159,6 +167,20 @@ export class SqliteStore implements Store {
   async createKey(key: KeyRecord): Promise<void> {
     this.stmts.insertKey.run(...keyToParams(key));
     this.keyCache.delete(key.id);
+  }
+
+  async createHeldKey(key: KeyRecord, accountId: string, maxKeys: number): Promise<boolean> {
+    // IMMEDIATE takes the write lock before counting: another process's creation waits for it.
+    const made = this.db
+      .transaction((): boolean => {
+        if (maxKeys > 0 && (this.stmts.heldKeys.get(accountId) as number) >= maxKeys) return false;
+        this.stmts.insertKey.run(...keyToParams(key));
+        this.stmts.insertOwner.run(key.id, accountId);
+        return true;
+      })
+      .immediate();
+    this.keyCache.delete(key.id);
+    return made;
   }
 
   async getKey(id: string): Promise<KeyRecord | undefined> {
