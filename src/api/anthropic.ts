@@ -117,7 +117,9 @@ export type ContentBlockParam = Static<typeof ContentBlockParam>;
 
 export const MessageParam = Type.Object(
   {
-    role: StringEnum(['user', 'assistant']),
+    role: StringEnum(['user', 'assistant', 'system'], {
+      description: '`system`: an instruction in the course of the conversation (the `mid-conversation-system` beta)',
+    }),
     content: Type.Union([Type.String(), Type.Array(ContentBlockParam)], {
       description: 'A string, or content blocks',
     }),

@@ -147,6 +147,16 @@ export function chatMessages(body: Pick<MessagesBody, 'system' | 'messages'>): B
       else userMessages(m.content, field, out);
       return;
     }
+    // An instruction given in the course of the conversation (Claude Code sends them): kept in its place.
+    if (m.role === 'system') {
+      if (typeof m.content !== 'string') {
+        const other = m.content.findIndex((b) => b.type !== 'text');
+        if (other >= 0) throw invalidField(`${field}[${other}].type`, 'a system message holds text blocks only');
+      }
+      const text = typeof m.content === 'string' ? m.content : textOf(m.content);
+      if (text !== '') out.push({ role: 'system', content: text });
+      return;
+    }
     const message =
       typeof m.content === 'string'
         ? { role: 'assistant' as const, content: m.content }
