@@ -28,7 +28,7 @@ import { AccountPolicyAdmin } from './keys/account-policy-admin.js';
 import { KeyAdmin } from './keys/key-admin.js';
 import { KeyService } from './keys/key-service.js';
 import { PlaygroundTokens } from './keys/playground-tokens.js';
-import { loadServerKey, SecretBox } from './keys/secret-box.js';
+import { createdKeyMessage, loadServerKey, SecretBox } from './keys/secret-box.js';
 import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
 import { openLimiter, openSignInLimiter } from './limits/open-limiter.js';
 import type { PlatformServices } from './platform-services.js';
@@ -125,9 +125,11 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const deployments = resolveDeployments(config, CHAT_ENGINES);
   checkImageDeployments(config);
   checkAgentsConfig(config.agents);
-  const serverKey = loadServerKey(config.security.secret_key, config.data_dir);
-  const { store, keys } = await openKeys(config, serverKey);
   const log = options.log ?? quietLog;
+  const serverKey = loadServerKey(config.security.secret_key, config.data_dir, (file) =>
+    log.info(createdKeyMessage(file)),
+  );
+  const { store, keys } = await openKeys(config, serverKey);
   const usage = new UsageRecorder(store, {
     journal: { dir: path.join(config.data_dir, 'usage-journal'), sync: config.usage.journal_sync },
     maxQueued: config.usage.max_queued,

@@ -30,17 +30,26 @@ export class SecretBox {
   }
 }
 
+/** What the first start says of the key it made: where it is, and how to keep it elsewhere. */
+export const createdKeyMessage = (file: string) =>
+  `Created the server key ${file} (it encrypts stored secrets). To keep it outside the data directory, move its 64 hex characters to security.secret_key or GEN_PLATFORM_SECRET_KEY.`;
+
 /**
  * The configured server key, or the one in `<dataDir>/server.key`, created on first start with
- * mode 0600 so that only the server's user can read it.
+ * mode 0600 so that only the server's user can read it; `onCreate` hears of the creation.
  */
-export function loadServerKey(configured: string | undefined, dataDir: string): Buffer {
+export function loadServerKey(
+  configured: string | undefined,
+  dataDir: string,
+  onCreate?: (file: string) => void,
+): Buffer {
   if (configured) return Buffer.from(configured, 'hex');
   const file = path.join(dataDir, 'server.key');
   if (!existsSync(file)) {
     ensurePrivateDir(dataDir);
     try {
       writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+      onCreate?.(file);
     } catch (err) {
       // Another process (the CLI beside the server) created it first: use theirs.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
