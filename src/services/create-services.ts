@@ -114,6 +114,7 @@ function accountService(
     sessionMs: config.console.session_hours * 3_600_000,
     signInAttempts: config.console.sign_in_attempts,
     configuredAdmin: config.security.admin_key !== undefined,
+    configuredAdminKey: config.security.admin_key,
   });
 }
 

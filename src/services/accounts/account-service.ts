@@ -31,6 +31,8 @@ export interface AccountServiceOptions {
   hashGate?: HashGate;
   /** Whether an admin key is configured (its sessions carry the key id `admin`). */
   configuredAdmin?: boolean;
+  /** The configured admin key itself: its sessions are bound to it and end when it is replaced. */
+  configuredAdminKey?: string | undefined;
   now?: () => number;
 }
 
@@ -44,6 +46,8 @@ export interface ActiveSession {
   session: SessionRecord;
   principal: Principal;
 }
+
+const ADMIN: Principal = { kind: 'admin', keyId: 'admin' };
 
 /** The check of an attempt; one that could not run (the hash gate full, the store down) is abandoned. */
 async function checked<T>(attempt: SignInAttempt, check: () => Promise<T>): Promise<T> {
@@ -67,6 +71,8 @@ export class AccountService {
   private readonly gate: HashGate;
   private readonly attempts: number;
   private readonly configuredAdmin: boolean;
+  /** What a session opened with the configured admin key stores: bound to that key, not its id. */
+  private readonly adminSessionMark: string | undefined;
   private readonly now: () => number;
   // A stand-in hash checked when the email is unknown, so a miss takes as long as a wrong password.
   private decoy: Promise<string> | undefined;
@@ -81,6 +87,10 @@ export class AccountService {
     this.gate = options.hashGate ?? new HashGate(2, 64);
     this.attempts = options.signInAttempts;
     this.configuredAdmin = options.configuredAdmin ?? false;
+    this.adminSessionMark =
+      options.configuredAdminKey === undefined
+        ? undefined
+        : `admin#${createHash('sha256').update('gen-platform admin session\0').update(options.configuredAdminKey).digest('base64url').slice(0, 22)}`;
   }
 
   /** Creates an account holder with an initial password, returned here only. */
@@ -199,7 +209,11 @@ export class AccountService {
       throw authenticationFailed('Sign-in failed: that is not an admin key');
     }
     await attempt.succeeded([]);
-    const opened = await this.openSession(undefined, key.id);
+    // The configured admin key's session names the key it was opened with: a rotated key ends it.
+    const opened = await this.openSession(
+      undefined,
+      key.id === 'admin' && this.adminSessionMark ? this.adminSessionMark : key.id,
+    );
     await this.audit.record(
       { id: `key:${key.id}`, address: client },
       {
@@ -272,6 +286,8 @@ export class AccountService {
     const session = await this.store.accounts.getSession(hashToken(token), this.now());
     if (!session) return undefined;
     if (session.accountId === undefined) {
+      const bound = session.adminKeyId?.startsWith('admin#') === true;
+      if (bound) return session.adminKeyId === this.adminSessionMark ? { session, principal: ADMIN } : undefined;
       return (await this.adminKeyActive(session.adminKeyId))
         ? { session, principal: { kind: 'admin', keyId: session.adminKeyId } }
         : undefined;
@@ -296,7 +312,8 @@ export class AccountService {
   /** The configured admin key (id `admin`) lasts as long as the configuration; a stored one until revoked. */
   private async adminKeyActive(id: string | undefined): Promise<boolean> {
     if (id === undefined) return false;
-    if (id === 'admin') return this.configuredAdmin;
+    // A session from before sessions were bound to the key: which key opened it is unknown.
+    if (id === 'admin') return this.configuredAdmin && this.adminSessionMark === undefined;
     const key = await this.keys.get(id);
     return key?.role === 'admin' && key.revokedAt === undefined;
   }
