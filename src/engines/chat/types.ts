@@ -47,6 +47,8 @@ export interface FunctionTool {
 export interface SamplingOptions {
   temperature: number;
   topP: number;
+  /** Sample among the K most likely tokens only (absent: no such cut); engines whose backend takes it apply it. */
+  topK?: number;
   /** `do_sample: false`: always take the most likely token. */
   greedy: boolean;
   seed?: number;

@@ -238,5 +238,7 @@ export function mapMessagesRequest(body: MessagesBody | CountTokensBody, model: 
     ...(full?.top_p === undefined ? {} : { top_p: full.top_p }),
     ...(given.tools.length > 0 ? { tools: given.tools } : {}),
   };
-  return { body: chatBody, options: given.options, stopSequences: full?.stop_sequences ?? [] };
+  // top_k 0 is no cut, as on llama.cpp and vLLM.
+  const topK = full?.top_k !== undefined && full.top_k > 0 ? { topK: full.top_k } : {};
+  return { body: chatBody, options: { ...given.options, ...topK }, stopSequences: full?.stop_sequences ?? [] };
 }

@@ -13,7 +13,10 @@ import type { ChatModelSpec } from '../../models/catalogue.js';
  * What other wires than chat completions ask of a turn beyond the chat body (the Responses API's
  * `tool_choice`, `parallel_tool_calls` and `text.format` schema).
  */
-export type TurnOptions = Pick<ChatRequest, 'toolChoice' | 'parallelToolCalls' | 'jsonSchema'>;
+export type TurnOptions = Pick<ChatRequest, 'toolChoice' | 'parallelToolCalls' | 'jsonSchema'> & {
+  /** Another wire's `top_k` (the chat API has none). */
+  topK?: number;
+};
 
 type BodyMessage = ChatCompletionBody['messages'][number];
 
@@ -84,6 +87,7 @@ export function mapChatRequest(
 ): ChatRequest {
   const stop = body.stop === undefined ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
   const seed = typeof body.seed === 'number' && Number.isInteger(body.seed) ? body.seed : undefined;
+  const { topK, ...turn } = options;
   return {
     messages: mapMessages(body.messages, body.thinking?.clear_thinking === false, capabilities.vision),
     tools: functionTools(body),
@@ -92,6 +96,7 @@ export function mapChatRequest(
       topP: body.top_p ?? spec.topP,
       greedy: body.do_sample === false,
       ...(seed === undefined ? {} : { seed }),
+      ...(topK === undefined ? {} : { topK }),
     },
     maxTokens: Math.min(body.max_tokens ?? spec.maxOutput, capabilities.maxOutput),
     stop: stop.filter((s) => s.length > 0),
@@ -99,6 +104,6 @@ export function mapChatRequest(
     thinking: thinkingOn(body, spec) && capabilities.thinking,
     stream: body.stream === true,
     tenant,
-    ...options,
+    ...turn,
   };
 }

@@ -61,6 +61,13 @@ describe('request body', () => {
     expect(sent).not.toHaveProperty('tools');
   });
 
+  it('sends top_k only when asked, and not when greedy', () => {
+    expect(body(chatRequest())).not.toHaveProperty('top_k');
+    const sampling = { temperature: 0.9, topP: 0.5, greedy: false, topK: 40 };
+    expect(body(chatRequest({ sampling }))['top_k']).toBe(40);
+    expect(body(chatRequest({ sampling: { ...sampling, greedy: true } }))).not.toHaveProperty('top_k');
+  });
+
   it('makes greedy temperature 0 and passes the seed', () => {
     const sent = body(chatRequest({ sampling: { temperature: 0.9, topP: 0.5, greedy: true, seed: 42 } }));
     expect(sent['temperature']).toBe(0);

@@ -91,6 +91,15 @@ describe('AnthropicService', () => {
     expectShapesCover(events, eventsOf(RECORDED_TOOL_USE));
   });
 
+  it('hands top_k to the engine with the other sampling settings (0: no cut)', async () => {
+    const engine = new ScriptedChatEngine().says(['Hi']).says(['Hi']);
+    const a = anthropicOn(engine);
+    await a.complete({ top_k: 40, temperature: 0.7, top_p: 0.9 });
+    expect(engine.requests[0]!.sampling).toMatchObject({ topK: 40, temperature: 0.7, topP: 0.9 });
+    await a.complete({ top_k: 0 });
+    expect(engine.requests[1]!.sampling).not.toHaveProperty('topK');
+  });
+
   it('ends at the first stop sequence, split across pieces, and bills what was made', async () => {
     const engine = new ScriptedChatEngine().says(['Hello', ' wor', 'ld and', ' more']);
     const a = anthropicOn(engine);

@@ -61,6 +61,7 @@ export async function* runGeneration(input: GenerationInput, signal: CancelSigna
     maxTokens,
     temperature: greedy ? 0 : sampling.temperature,
     topP: greedy ? undefined : sampling.topP,
+    topK: greedy ? undefined : sampling.topK,
     seed: sampling.seed,
     // The API has no repetition penalty; node-llama-cpp enables one by default.
     repeatPenalty: false as const,

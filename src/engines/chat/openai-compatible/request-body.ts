@@ -54,6 +54,8 @@ export function buildChatBody(options: ResolvedOptions, request: ChatRequest, st
   // Greedy is temperature 0 on every OpenAI-style server; top_p is then irrelevant.
   body['temperature'] = sampling.greedy ? 0 : sampling.temperature;
   if (!sampling.greedy) body['top_p'] = sampling.topP;
+  // vLLM, SGLang and llama.cpp's server take top_k beside the OpenAI fields; sent only when asked.
+  if (!sampling.greedy && sampling.topK !== undefined) body['top_k'] = sampling.topK;
   if (sampling.seed !== undefined) body['seed'] = sampling.seed;
   body[options.maxTokensField] = request.maxTokens;
   if (request.stop.length > 0) body['stop'] = request.stop;
