@@ -71,6 +71,7 @@ export async function adminMoneyRoutes(scope: FastifyInstance, services: Platfor
     async (request) => {
       const { account, password } = await services.accounts.createAccount(
         request.body as Static<typeof CreateAccountBody>,
+        actorOf(request),
       );
       return { ...toAccountView(account), password };
     },

@@ -76,6 +76,18 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect((await call('GET', '/admin/accounts/nobody/policy')).status).toBe(404);
     });
 
+    it('an account created over /admin is recorded with the admin key and its address', async () => {
+      expect((await call('POST', '/admin/accounts', { name: 'Ops', email: 'ops@example.test' })).status).toBe(200);
+      const { data } = (await call('GET', '/admin/audit?action=account.create')).body as {
+        data: { actor: string; address: string; after: Json }[];
+      };
+      expect(data[0]).toMatchObject({
+        actor: 'key:admin',
+        address: '198.51.100.7',
+        after: { email: 'ops@example.test' },
+      });
+    });
+
     it('sets limits, a model allowlist and a key cap; its keys are held to them at once; the change is audited', async () => {
       const set = await call('PATCH', `/admin/accounts/${accountId}/policy`, {
         concurrent: 1,
@@ -140,7 +152,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const console = await signIn(t.app, { admin_key: ADMIN_KEY });
       const list = await console.call('GET', '/console/api/accounts/policies');
       expect(list.status).toBe(200);
-      expect(list.body['data']).toEqual([expect.objectContaining({ account_id: accountId, active_keys: 1 })]);
+      expect(list.body['data']).toEqual(
+        expect.arrayContaining([expect.objectContaining({ account_id: accountId, active_keys: 1 })]),
+      );
       const set = await console.call('PATCH', `/console/api/accounts/${accountId}/policy`, { requests_per_minute: 30 });
       expect(set.status).toBe(200);
       expect(set.body).toMatchObject({ effective: { requests_per_minute: 30 } });
