@@ -63,7 +63,7 @@ const UsageQuery = Type.Object({
 /** Key management for operators and the console: `/admin/keys`, authenticated by an admin key. */
 export async function adminRoutes(scope: FastifyInstance, { services }: { services: PlatformServices }): Promise<void> {
   scope.addHook('onRequest', async (request) => {
-    const key = await services.keys.authenticate(request.headers.authorization, request.ip);
+    const key = await services.accounts.authenticateAdmin(request.headers.authorization, request.ip);
     if (key.role !== 'admin') throw forbidden('This API key has no permission for key management');
     request.apiKey = key;
   });

@@ -335,6 +335,23 @@ export class AccountService {
     return { key: `ip:${client}`, free: this.attempts * 5 };
   }
 
+  /**
+   * The key of an `/admin` request, its failures counted per address as console sign-ins are:
+   * past them, each further try waits (429, 1303), so keys cannot be guessed at full speed there.
+   */
+  async authenticateAdmin(header: string | undefined, client: string) {
+    const attempt = await this.beginAttempt([{ key: `admin:${client}`, free: this.attempts * 5 }]);
+    try {
+      const key = await this.keys.authenticate(header, client);
+      await attempt.succeeded([]);
+      return key;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) await attempt.failed();
+      else await attempt.abandoned();
+      throw err;
+    }
+  }
+
   /** The attempt, counted on every subject; 1303 with the wait when one of them must wait. */
   private async beginAttempt(subjects: Subject[]): Promise<SignInAttempt> {
     const { wait, attempt } = await this.limiter.begin(subjects);
