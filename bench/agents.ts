@@ -1,5 +1,5 @@
 /**
- * The translation agent (issue 10), on whatever GGUF `BENCH_AGENTS_MODEL` names (default: the
+ * The translation agent, on whatever GGUF `BENCH_AGENTS_MODEL` names (default: the
  * programmed test model, which gives the mechanics, not translation quality):
  * - overhead: `POST /v1/agents` through the whole server (socket, auth, validation, language and
  *   glossary handling, splitting, conversation saved) against the very chat-engine requests that

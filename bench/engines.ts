@@ -11,7 +11,7 @@ import { findLlamaServer, startLlamaServer } from '../test/helpers/llama-server.
 import { type BenchRow, benchRow } from './types.js';
 
 /**
- * The embedded engine against llama-server on the same GGUF (issue 21): random weights of a small
+ * The embedded engine against llama-server on the same GGUF: random weights of a small
  * model's shape whose generation never ends early (special tokens' output rows zeroed), one thread
  * each, greedy, at 1, 4 and 8 concurrent requests: aggregate tokens/s, time to first token and RSS,
  * each as a ratio in the same run. Both are driven through the same ChatEngine interface (llama-server

@@ -1,5 +1,5 @@
 /**
- * Fair shares between keys (issue 19, item 7): the latency of one short call from a lone key while
+ * Fair shares between keys: the latency of one short call from a lone key while
  * another key floods the same shared resource, through the whole server over real sockets:
  *
  * - the embedded engine (random test GGUF, one thread, `parallel: 2`): a flood of FLOOD calls of

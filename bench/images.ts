@@ -1,5 +1,5 @@
 /**
- * Image generation (issue 9), two figures:
+ * Image generation, two figures:
  * 1. Sync added latency: `POST /paas/v4/images/generations` through the whole server (auth,
  *    validation, safety check, slot, engine call, base64 decode, PNG header check by sharp, file
  *    write, URL) against the same engine request made directly (POST + JSON parse + base64 decode).

@@ -1,5 +1,5 @@
 /**
- * Language identification for `source_lang: auto` (issue 10): accuracy of the candidate libraries
+ * Language identification for `source_lang: auto`: accuracy of the candidate libraries
  * on bench/data/langid.tsv (300 short sentences written for this benchmark, 15 in each of 20
  * languages, Malay and Indonesian among them), and their time per sentence. Every candidate gets the
  * same post-processing as the agent (Chinese told apart into zh-CN / zh-TW by script). The row's

@@ -1,5 +1,5 @@
 /**
- * Soak (issue 11): mixed traffic (chat streams on the programmed test model, tokenizer, web
+ * Soak: mixed traffic (chat streams on the programmed test model, tokenizer, web
  * search, reader on a local page, bad requests) for N minutes against one `gen-platform serve`
  * process (SQLite, in-process limiter) and then two (one PostgreSQL schema + Redis, behind a
  * loopback round-robin proxy). Reports 5xx answers (must be 0), answers that were not what the

@@ -1,5 +1,5 @@
 /**
- * Tokenizer throughput (issue 3, benchmark c): `POST /paas/v4/tokenizer` through our whole server
+ * Tokenizer throughput: `POST /paas/v4/tokenizer` through our whole server
  * (socket, auth, limiter, validation, usage record) on the embedded engine with the programmed test
  * model, against calling that same engine's `countTokens` directly on the same messages. The server
  * runs in this process, so both sides count with the very same loaded model; the HTTP load comes

@@ -4,7 +4,7 @@
  * the openai-compatible engine: keep-alive, pipelining 1), the response bytes written to the client
  * as they arrive — no auth of its own (the client's authorization header is passed on), no parsing,
  * no re-encoding, no usage record. Reports its CPU time like the others, so the table shows what any
- * Node proxy costs on this machine.
+ * Node proxy costs on the machine that runs the bench.
  */
 import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

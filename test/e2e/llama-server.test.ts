@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTestModels } from '../../src/test-models/write-test-models.js';
@@ -8,12 +9,12 @@ import { findLlamaServer, type RunningLlamaServer, startLlamaServer } from '../h
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The openai-compatible engine against a real llama.cpp server (issue 21) serving the project's
- * programmed test model: chat, stream with usage, JSON mode, tool calls, thinking, the tokenizer
- * (equal to the upstream's own prompt_tokens), context overflow, a client abort freeing the slot,
- * an idle keep-alive connection, the agent, and the Responses API through the official SDK. Skips,
- * saying why, when no llama-server is built (`scripts/llama-server.sh` builds it once per llama.cpp
- * commit; `.ci/run` does).
+ * The openai-compatible engine against a real llama.cpp server serving the project's programmed
+ * test model: chat, stream with usage, JSON mode, tool calls, thinking, the tokenizer (equal to the
+ * upstream's own prompt_tokens), context overflow, a client abort freeing the slot, an idle
+ * keep-alive connection, the agent, and the Responses and Anthropic Messages APIs through the
+ * official SDKs. Skips, saying why, when no llama-server is built (`scripts/llama-server.sh` builds
+ * it once per llama.cpp commit; `.ci/run` does).
  */
 
 const found = findLlamaServer();
@@ -208,6 +209,55 @@ describe.skipIf(reason !== '')('against a real llama-server', () => {
     const reasoning = thought.output[0] as OpenAI.Responses.ResponseReasoningItem;
     expect(reasoning.summary[0]!.text).toBe('Let me think...');
     expect(thought.output_text).toBe('Hello from the test model.');
+  });
+
+  it('anthropic messages (official @anthropic-ai/sdk): text, a streamed tool round trip, thinking', async () => {
+    const key = await t.newKey({ endpoints: ['coding'] });
+    const client = new Anthropic({ baseURL: `${base}/api/anthropic`, apiKey: key, maxRetries: 0 });
+    const hello = await client.messages.create({
+      model: 'gen-4.6',
+      max_tokens: 64,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hello there, how are you today?' }],
+    });
+    expect(hello.content).toEqual([{ type: 'text', text: 'Hello from the test model.' }]);
+    expect(hello.stop_reason).toBe('end_turn');
+    expect(hello.usage.input_tokens + (hello.usage.cache_read_input_tokens ?? 0)).toBeGreaterThan(0);
+
+    const weather: Anthropic.Tool = {
+      name: 'get_weather',
+      description: 'Weather of a city',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    };
+    const question: Anthropic.MessageParam = { role: 'user', content: 'Weather in Paris?' };
+    const first = await client.messages
+      .stream({ model: 'gen-4.6', max_tokens: 64, tools: [weather], messages: [question] })
+      .finalMessage();
+    expect(first.stop_reason, JSON.stringify(first.content)).toBe('tool_use');
+    const uses = first.content.filter((b) => b.type === 'tool_use');
+    expect(uses).toHaveLength(1);
+    expect(uses[0]!.input).toEqual({ city: 'Paris' });
+    const second = await client.messages.create({
+      model: 'gen-4.6',
+      max_tokens: 64,
+      tools: [weather],
+      messages: [
+        question,
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: uses[0]!.id, content: '{"sky":"sunny"}' }] },
+      ],
+    });
+    expect(second.content).toEqual([{ type: 'text', text: 'The tool answered.' }]);
+
+    const thought = await client.messages.create({
+      model: 'gen-5',
+      max_tokens: 256,
+      thinking: { type: 'enabled', budget_tokens: 128 },
+      messages: [{ role: 'user', content: 'Hello there, how are you today?' }],
+    });
+    expect(thought.content.map((b) => b.type)).toEqual(['thinking', 'text']);
+    expect((thought.content[0] as Anthropic.ThinkingBlock).thinking).toBe('Let me think...');
+    expect((thought.content[1] as Anthropic.TextBlock).text).toBe('Hello from the test model.');
   });
 
   it('the tokenizer counts what the upstream counts, found or configured', async () => {

@@ -3,7 +3,7 @@ import { type MisbehavingUpstream, startMisbehavingUpstream } from '../helpers/m
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * A misbehaving upstream through the whole server (issue 20): an endless SSE line, output that never
+ * A misbehaving upstream through the whole server: an endless SSE line, output that never
  * stops and a stall each end in a clear 1234 before the first byte, or a `network_error` last chunk
  * after it, promptly and with the process's memory flat.
  */

@@ -6,7 +6,7 @@ import { type SlowUpstream, startSlowUpstream, upstreamModels } from '../helpers
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The HTTP server's bounds (issue 19), over real sockets: headers, whole-request, keep-alive and
+ * The HTTP server's bounds, over real sockets: headers, whole-request, keep-alive and
  * idle-connection timeouts, and a stream whose client stopped reading is closed with its upstream
  * work (server.*).
  */

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { ADMIN_KEY, signIn } from './support.js';
 
 /**
- * Console sign-in under attack (issue 19): attempts slow down rather than lock the account, the
+ * Console sign-in under attack: attempts slow down rather than lock the account, the
  * client address is taken from configured proxies only, hashing is capped, limits live in Redis
  * when it is configured, and old password hashes are upgraded at the next sign-in.
  */

@@ -9,7 +9,7 @@ import type { SearchService } from '../../../src/services/search/search-service.
 import { SCRIPTED_CAPABILITIES, ScriptedChatEngine, scriptedDirectory } from '../../helpers/scripted-chat-engine.js';
 
 /**
- * The template bounds of issue 19: length and placeholder caps (1214 naming the field and the
+ * The template bounds: length and placeholder caps (1214 naming the field and the
  * config key), the filled size known before the string is built, and the 1261 before any search
  * or tokenizing of a prompt that cannot fit.
  */

@@ -6,7 +6,7 @@ import type { MediaOptions } from '../../../src/services/tokenizer/media/options
 import { apiError, type MediaServer, pngBytes, type SentCounter, startMediaServer, streamBody } from './fixtures.js';
 
 /**
- * The bounds of issue 19 on the tokenizer's media: a file count, formats told by the first bytes
+ * The bounds on the tokenizer's media: a file count, formats told by the first bytes
  * rather than a whole download, one byte budget and one deadline per request, and every fetch
  * stopped when the client leaves. Each test counts the bytes the local server actually sent.
  */
