@@ -58,6 +58,10 @@ export interface SearchIndex extends SearchEngine {
   /** Remove by url from one collection (default `web`). Unknown urls are ignored. */
   remove(urls: string[], collection?: string): Promise<void>;
   stats(): Promise<{ collection: string; documents: number }[]>;
+  /** Gives `collection` to `owner` (an opaque name, e.g. `account:<id>`), replacing any earlier owner. */
+  setOwner(collection: string, owner: string): Promise<void>;
+  /** Who `collection` belongs to; undefined when no owner was ever set (the admin's). */
+  ownerOf(collection: string): Promise<string | undefined>;
   /** Documents as they were indexed, the latest first (what the console lists); `limit` at most 100. */
   documents(page: { collection?: string | undefined; offset: number; limit: number }): Promise<IndexedDocument[]>;
 }

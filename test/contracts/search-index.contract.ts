@@ -313,6 +313,21 @@ export function runSearchIndexContract(
       ]);
     });
 
+    it('keeps who a collection belongs to: none until given, then the latest owner, per collection', async () => {
+      await index.upsert([{ url: 'https://kb.example/a', title: 'A', content: 'B', collection: 'kb' }]);
+      expect(await index.ownerOf('kb')).toBeUndefined();
+      await index.setOwner('kb', 'account:a');
+      await index.setOwner('other', 'key:k');
+      expect(await index.ownerOf('kb')).toBe('account:a');
+      await index.setOwner('kb', 'account:b');
+      expect(await index.ownerOf('kb')).toBe('account:b');
+      expect(await index.ownerOf('other')).toBe('key:k');
+      expect(await index.ownerOf('web')).toBeUndefined();
+      // Owners are not counts: emptying a collection leaves its owner.
+      await index.remove(['https://kb.example/a'], 'kb');
+      expect(await index.ownerOf('kb')).toBe('account:b');
+    });
+
     it('lists documents without their text, the latest first, by collection and page', async () => {
       await index.upsert([{ url: 'https://kb.example/a', title: 'A', content: 'Body', collection: 'kb' }]);
       const [latest] = await index.documents({ offset: 0, limit: 1 });

@@ -60,7 +60,7 @@ describe('postgres-fts schema', () => {
       await a.upsert([{ url: 'https://x.example/', title: 'Hello', content: 'World\u0000!' }]);
       expect(await b.stats()).toEqual([{ collection: 'web', documents: 1 }]);
       const res = await pool.query("SELECT value FROM search_meta WHERE key = 'schema_version'");
-      expect(res.rows).toEqual([{ value: '5' }]);
+      expect(res.rows).toEqual([{ value: '6' }]);
     } finally {
       await drop();
     }
@@ -121,6 +121,7 @@ describe('postgres-fts upgrade from version 4', () => {
         ALTER TABLE search_terms ALTER COLUMN tiers TYPE tsvector USING array_to_tsvector(string_to_array(tiers, ' '));
         ALTER TABLE search_terms ALTER COLUMN tiers SET STORAGE EXTERNAL;
         ALTER TABLE search_terms SET (toast_tuple_target = 128);
+        DROP TABLE search_collection_owners;
         UPDATE search_meta SET value = '4' WHERE key = 'schema_version';
       `);
       const after = await PostgresFtsIndex.create(pool);
@@ -128,6 +129,8 @@ describe('postgres-fts upgrade from version 4', () => {
         "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'search_terms' AND column_name = 'tokens'",
       );
       expect(column.rows).toEqual([{ data_type: 'text' }]);
+      // Collections from before owners were kept are the admin's: no owner.
+      expect(await after.ownerOf('web')).toBeUndefined();
       for (const [i, text] of queries.entries()) {
         expect(await after.query({ text, count: 5 })).toEqual(answers[i]);
       }

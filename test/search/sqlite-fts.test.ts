@@ -29,7 +29,7 @@ describe('sqlite-fts on a shared database', () => {
     const second = new SqliteFtsIndex(db);
     expect(await second.stats()).toEqual([{ collection: 'web', documents: 1 }]);
     const version = db.prepare("SELECT value FROM search_meta WHERE key = 'schema_version'").get();
-    expect(version).toEqual({ value: '4' });
+    expect(version).toEqual({ value: '5' });
     db.close();
   });
 });
@@ -60,6 +60,8 @@ describe('sqlite-fts upgrades and settings', () => {
     const [hit] = await index.query({ text: 'turbine power', count: 5 });
     expect(hit).toMatchObject({ url: 'https://a.example/x', site: 'A', published: '2023-11-14T22:13:20.000Z' });
     expect(await index.query({ text: 'starter', count: 5, collections: ['kb'] })).toHaveLength(1);
+    // Collections from before owners were kept are the admin's: no owner.
+    expect(await index.ownerOf('kb')).toBeUndefined();
     expect(db.prepare('SELECT id FROM search_documents ORDER BY id').pluck().all()).toEqual([7, 9]);
     await index.upsert([{ url: 'https://a.example/z', title: 'Turbine blades', content: 'Blades.' }]);
     expect(await index.query({ text: 'turbine', count: 5 })).toHaveLength(2);

@@ -207,6 +207,22 @@ export class PostgresFtsIndex implements SearchIndex {
     return res.rows.map((r) => ({ ...r, site: r.site ?? undefined, published: r.published ?? undefined }));
   }
 
+  async setOwner(collection: string, owner: string): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO search_collection_owners (collection, owner) VALUES ($1, $2)
+       ON CONFLICT (collection) DO UPDATE SET owner = excluded.owner`,
+      [collection, owner],
+    );
+  }
+
+  async ownerOf(collection: string): Promise<string | undefined> {
+    const res = await this.#pool.query<{ owner: string }>(
+      'SELECT owner FROM search_collection_owners WHERE collection = $1',
+      [collection],
+    );
+    return res.rows[0]?.owner;
+  }
+
   async stats(): Promise<{ collection: string; documents: number }[]> {
     const collections = await this.#tiers.collections();
     return [...collections.entries()]

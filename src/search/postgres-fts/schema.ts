@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './transaction.js';
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 /** The last step after which every document's postings must be computed again. */
 const LAST_REBUILDING_STEP = 3;
 
@@ -82,6 +82,11 @@ const MIGRATIONS: Record<number, string> = {
     ALTER TABLE search_terms RESET (toast_tuple_target);
     ALTER TABLE search_terms ALTER COLUMN tiers TYPE text USING array_to_string(tsvector_to_array(tiers), ' ');
     ALTER TABLE search_terms RENAME COLUMN tiers TO tokens;
+  `,
+  // Who a collection belongs to, apart from its counts (which a rebuild recomputes). A collection
+  // without a row here (every one made before this step) is the admin's.
+  6: `
+    CREATE TABLE search_collection_owners (collection text PRIMARY KEY, owner text NOT NULL);
   `,
 };
 

@@ -193,6 +193,19 @@ export class SqliteFtsIndex implements SearchIndex {
     return { hits: hits.map((h) => hitFromRow({ ...rows.get(h.id)!, score: h.score }, terms)), exact, postings };
   }
 
+  async setOwner(collection: string, owner: string): Promise<void> {
+    this.#db
+      .prepare('INSERT OR REPLACE INTO search_collection_owners (collection, owner) VALUES (?, ?)')
+      .run(collection, owner);
+  }
+
+  async ownerOf(collection: string): Promise<string | undefined> {
+    const row = this.#db.prepare('SELECT owner FROM search_collection_owners WHERE collection = ?').get(collection) as
+      | { owner: string }
+      | undefined;
+    return row?.owner;
+  }
+
   async stats(): Promise<{ collection: string; documents: number }[]> {
     return [...this.#tiers.collections().entries()]
       .map(([collection, documents]) => ({ collection, documents }))

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 /** Bump with a new step in MIGRATIONS; applied steps are recorded in `search_meta`. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 // The index may share the store's database file, so everything is prefixed `search_` and the
 // version lives in its own table rather than in `PRAGMA user_version`, which the store owns.
@@ -86,6 +86,11 @@ const MIGRATIONS: Record<number, string> = {
     CREATE INDEX search_documents_filters ON search_documents (id, collection, host, published_ms);
     DROP INDEX search_documents_host;
     CREATE INDEX search_documents_host ON search_documents (host_key, published_ms);
+  `,
+  // Who a collection belongs to, apart from its counts (which a rebuild recomputes). A collection
+  // without a row here (every one made before this step) is the admin's.
+  5: `
+    CREATE TABLE search_collection_owners (collection TEXT PRIMARY KEY, owner TEXT NOT NULL) WITHOUT ROWID;
   `,
 };
 
