@@ -250,6 +250,26 @@ export interface PriceInfo {
   updated_by: string | null;
 }
 
+/** One administrative act from the audit log; `at` is ISO 8601 UTC with milliseconds. */
+export interface AuditRecord {
+  id: number;
+  at: string;
+  actor: string;
+  address: string | null;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+/** The audit log's filters, as its query string takes them; an empty one is left out. */
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  since?: string;
+  until?: string;
+}
+
 /** A refusal from the server, with the API's error code and message. */
 export class ApiFailure extends Error {
   constructor(
@@ -355,6 +375,15 @@ export const api = {
   setPrice: (code: string, price: PriceFields) =>
     consoleApi<PriceInfo>('POST', `/billing/prices/${encodeURIComponent(code)}`, price),
   resetPrice: (code: string) => consoleApi<unknown>('DELETE', `/billing/prices/${encodeURIComponent(code)}`),
+  audit: (filter: AuditFilter, limit: number, before?: number) =>
+    consoleApi<{ data: AuditRecord[] }>(
+      'GET',
+      `/audit?${new URLSearchParams({
+        ...Object.fromEntries(Object.entries(filter).filter(([, v]) => v)),
+        limit: String(limit),
+        ...(before === undefined ? {} : { before: String(before) }),
+      })}`,
+    ).then((r) => r.data),
   models: () => consoleApi<{ data: ModelInfo[] }>('GET', '/models').then((r) => r.data),
   playgroundToken: () => consoleApi<PlaygroundToken>('POST', '/playground-token'),
   search: (collection: string, offset: number) =>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type SessionInfo, setSession, whenSignedOut } from './api';
 import { forgetKeys } from './key-memory';
 import { AccountsPage } from './pages/accounts';
+import { AuditPage } from './pages/audit';
 import { BillingPage } from './pages/billing';
 import { KeysPage } from './pages/keys';
 import { ModelsPage } from './pages/models';
@@ -11,7 +12,7 @@ import { SignIn } from './pages/sign-in';
 import { UsagePage } from './pages/usage';
 import { Playground } from './playground/playground';
 
-type Route = 'keys' | 'usage' | 'billing' | 'models' | 'search' | 'playground' | 'accounts' | 'password';
+type Route = 'keys' | 'usage' | 'billing' | 'models' | 'search' | 'playground' | 'accounts' | 'audit' | 'password';
 const ROUTES: { route: Route; label: string; adminOnly?: boolean; accountOnly?: boolean }[] = [
   { route: 'keys', label: 'Keys' },
   { route: 'usage', label: 'Usage' },
@@ -20,6 +21,7 @@ const ROUTES: { route: Route; label: string; adminOnly?: boolean; accountOnly?: 
   { route: 'search', label: 'Search', adminOnly: true },
   { route: 'playground', label: 'Playground' },
   { route: 'accounts', label: 'Accounts', adminOnly: true },
+  { route: 'audit', label: 'Audit', adminOnly: true },
   { route: 'password', label: 'Password', accountOnly: true },
 ];
 
@@ -109,6 +111,7 @@ export function App() {
         {page === 'search' && <SearchPage />}
         {page === 'playground' && <Playground />}
         {page === 'accounts' && <AccountsPage />}
+        {page === 'audit' && <AuditPage />}
         {page === 'password' && <PasswordPage />}
       </main>
     </>
