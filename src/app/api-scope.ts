@@ -172,6 +172,11 @@ async function runOperation(
       signal: cancel,
       tenant: tenantOf(request),
       usage,
+      caller: {
+        keyId: request.apiKey!.id,
+        accountId: request.keyAccount?.accountId,
+        admin: request.apiKey!.role === 'admin',
+      },
       request,
       reply,
     };

@@ -1,4 +1,5 @@
 import type { CancelSignal } from '../util/cancel-signal.js';
+import type { Caller } from './search/collection-access.js';
 import { RequestUsage } from './usage/request-usage.js';
 
 /**
@@ -15,6 +16,8 @@ export interface CallContext {
   readonly tenant: string;
   /** What the request uses, noted by the service as it is used. */
   readonly usage: RequestUsage;
+  /** The key (and account) making an API request; what it may read depends on it. Absent: work of the platform itself. */
+  readonly caller?: Caller | undefined;
 }
 
 /**

@@ -26,24 +26,41 @@ const ask = (content: string) => [{ role: 'user', content }];
 
 describe('chat tools that search: web_search and retrieval', () => {
   let s: E2eServer;
+  /** Keys of two accounts: `manual` is A's. */
+  let keyA = '';
+  let keyB = '';
   beforeAll(async () => {
     s = await startServer((p) => ({ 'gen-4.6': deployment(p.programmed) }));
     await s.t.services.search.index.upsert([...DOCS, ...MANUAL]);
+    const accountKey = async (name: string) => {
+      const { account } = await s.t.services.accounts.createAccount({ name, email: `${name}@example.test` });
+      return {
+        accountId: account.id,
+        key: (await s.t.services.keys.create({ name }, { accountId: account.id, maxKeys: 5 })).key,
+      };
+    };
+    const a = await accountKey('a');
+    keyA = a.key;
+    keyB = (await accountKey('b')).key;
+    await s.t.services.search.index.setOwner('manual', `account:${a.accountId}`);
   });
   afterAll(() => s.close());
 
-  const chat = async (body: Record<string, unknown>) => {
-    const res = await s.inject('/paas/v4/chat/completions', {
-      model: 'gen-4.6',
-      do_sample: false,
-      max_tokens: 16,
-      ...body,
+  const chat = async (body: Record<string, unknown>, key = s.t.key) => {
+    const res = await s.t.app.inject({
+      method: 'POST',
+      url: '/paas/v4/chat/completions',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      payload: JSON.stringify({ model: 'gen-4.6', do_sample: false, max_tokens: 16, ...body }),
     });
-    expect(res.status).toBe(200);
-    return res;
+    expect(res.statusCode).toBe(200);
+    return { text: res.payload };
   };
-  const promptTokens = async (body: Record<string, unknown>) =>
-    (JSON.parse((await chat(body)).text) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+  const promptTokens = async (body: Record<string, unknown>, key?: string) =>
+    (JSON.parse((await chat(body, key)).text) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+  const retrieve = (knowledge_id: string) => [
+    { type: 'retrieval', retrieval: { knowledge_id, prompt_template: 'Facts: {{knowledge}}\nQ: {{question}}' } },
+  ];
 
   it('returns the index results as web_search when search_result is true', async () => {
     const res = await chat({
@@ -105,27 +122,22 @@ describe('chat tools that search: web_search and retrieval', () => {
 
   it('retrieval puts the collection passages into the prompt through the template', async () => {
     const question = 'How do I reset the pump controller?';
-    const plain = await promptTokens({ messages: ask(question) });
-    const withKnowledge = await promptTokens({
-      messages: ask(question),
-      tools: [
-        {
-          type: 'retrieval',
-          retrieval: { knowledge_id: 'manual', prompt_template: 'Facts: {{knowledge}}\nQ: {{question}}' },
-        },
-      ],
-    });
+    const plain = await promptTokens({ messages: ask(question) }, keyA);
+    const withKnowledge = await promptTokens({ messages: ask(question), tools: retrieve('manual') }, keyA);
     // The passage about the red button is ~20 tokens on the byte-level test tokenizer, far more.
     expect(withKnowledge).toBeGreaterThan(plain + 50);
-    const otherCollection = await promptTokens({
-      messages: ask(question),
-      tools: [
-        {
-          type: 'retrieval',
-          retrieval: { knowledge_id: 'nothing-here', prompt_template: 'Facts: {{knowledge}}\nQ: {{question}}' },
-        },
-      ],
-    });
+    const otherCollection = await promptTokens({ messages: ask(question), tools: retrieve('nothing-here') }, keyA);
     expect(otherCollection).toBeLessThan(withKnowledge);
+  });
+
+  it("a key of another account, or with none, reads another account's collection as one that does not exist", async () => {
+    const question = 'How do I reset the pump controller?';
+    const missing = await promptTokens({ messages: ask(question), tools: retrieve('nothing-here') }, keyB);
+    expect(await promptTokens({ messages: ask(question), tools: retrieve('manual') }, keyB)).toBe(missing);
+    expect(await promptTokens({ messages: ask(question), tools: retrieve('manual') }, s.t.key)).toBe(missing);
+    // `web`, what web search reads, is everyone's.
+    const web = await promptTokens({ messages: ask('tidal turbines cable'), tools: retrieve('web') }, keyB);
+    const none = await promptTokens({ messages: ask('tidal turbines cable'), tools: retrieve('nothing-here') }, keyB);
+    expect(web).toBeGreaterThan(none);
   });
 });

@@ -82,7 +82,7 @@ export class ChatService {
     const maxContext = engine.capabilities.maxContext;
     // Most requests carry no search tool: no search pass, no copy of the body.
     const augmented = hasSearchTool(body)
-      ? await applySearchTools(body, this.search, this.bounds, maxContext, call.usage.meter)
+      ? await applySearchTools(body, this.search, this.bounds, maxContext, call.usage.meter, call.caller)
       : undefined;
     // A prompt that cannot fit is said so before the engine tokenizes it (its own check, exact,
     // follows for the rest); the tools above have checked what they added.

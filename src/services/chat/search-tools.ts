@@ -2,6 +2,7 @@ import type { ChatCompletionBody } from '../../api/chat.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CallMeter } from '../billing/call-meter.js';
 import { priceCall } from '../billing/priced-call.js';
+import { type Caller, mayRead } from '../search/collection-access.js';
 import type { SearchService } from '../search/search-service.js';
 import {
   checkTemplate,
@@ -143,6 +144,7 @@ async function retrieval(
   tool: RetrievalTool,
   search: SearchService,
   room: Room,
+  caller: Caller | undefined,
 ): Promise<BodyMessage[]> {
   const at = lastUserIndex(messages);
   const question = textOf(messages[at]);
@@ -151,7 +153,9 @@ async function retrieval(
   const what = 'The retrieval prompt (prompt_template filled)';
   // The question replaces itself: the template adds the rest.
   ensureRoom(room, retrievalChars(template, 0, question.length) - question.length, what);
-  const hits = await search.index.query({ text: question, count: 5, collections: [tool.knowledge_id] });
+  // A collection the caller may not read answers as one that does not exist: no passages.
+  const readable = await mayRead(search.index, tool.knowledge_id, caller);
+  const hits = readable ? await search.index.query({ text: question, count: 5, collections: [tool.knowledge_id] }) : [];
   const knowledge = hits.map((h) => `${h.title}\n${h.snippet}`).join('\n\n');
   const added = retrievalChars(template, knowledge.length, question.length) - question.length;
   ensureRoom(room, added, what);
@@ -177,7 +181,8 @@ export function hasSearchTool(body: ChatCompletionBody): boolean {
 /**
  * `maxContext` is the serving model's context window: a prompt the tools would grow past what it
  * can hold (chat.max_chars_per_token) is refused with 1261 before it is built. Each web search run
- * is priced as a `web_search` call on `meter` (when the request is metered).
+ * is priced as a `web_search` call on `meter` (when the request is metered). A retrieval reads only a
+ * collection `caller` may read (collection-access.ts).
  */
 export async function applySearchTools(
   body: ChatCompletionBody,
@@ -185,6 +190,7 @@ export async function applySearchTools(
   bounds: PromptBounds,
   maxContext: number,
   meter?: CallMeter,
+  caller?: Caller,
 ): Promise<SearchAugmentation> {
   checkSearchTemplates(body, bounds);
   const room: Room = {
@@ -203,7 +209,7 @@ export async function applySearchTools(
       if (tool.web_search.search_result) shown = [...(shown ?? []), ...done.results];
       sequence = tool.web_search.result_sequence ?? 'after';
     } else if (tool.type === 'retrieval') {
-      messages = await retrieval(messages, tool.retrieval, search, room);
+      messages = await retrieval(messages, tool.retrieval, search, room, caller);
     }
   }
   return { messages, webSearch: shown, sequence };
