@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, invalidRequest } from '../../errors/errors.js';
-import type { IndexedDocument } from '../../search/types.js';
+import { forbidden, invalidField, invalidRequest, notFound } from '../../errors/errors.js';
+import { DEFAULT_COLLECTION, type IndexedDocument } from '../../search/types.js';
 import { modelOverview } from '../../services/models/model-overview.js';
 import type { PlatformServices } from '../../services/platform-services.js';
+import { accountOwner } from '../../services/search/collection-access.js';
 import type { IndexJob } from '../../services/search/index-jobs.js';
 import { actorOf } from '../audit-actor.js';
 import { principalOf } from './principal-of.js';
@@ -12,6 +13,8 @@ const hide = { hide: true };
 /** Largest JSONL file the console uploads; larger ones go through `gen-platform index import`. */
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const Collection = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' });
+/** The account (id or email) a crawl or import gives its collection to; without one it stays as it is. */
+const Account = Type.String({ minLength: 1, maxLength: 254 });
 
 const CrawlBody = Type.Object(
   {
@@ -19,11 +22,16 @@ const CrawlBody = Type.Object(
     max_pages: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })),
     collection: Type.Optional(Collection),
+    account: Type.Optional(Account),
   },
   { additionalProperties: false },
 );
 const ImportQuery = Type.Object(
-  { name: Type.Optional(Type.String({ maxLength: 256 })), collection: Type.Optional(Collection) },
+  {
+    name: Type.Optional(Type.String({ maxLength: 256 })),
+    collection: Type.Optional(Collection),
+    account: Type.Optional(Account),
+  },
   { additionalProperties: false },
 );
 const DocumentsQuery = Type.Object(
@@ -36,6 +44,24 @@ const DocumentsQuery = Type.Object(
 
 function requireAdmin(request: FastifyRequest, what: string): void {
   if (principalOf(request).kind !== 'admin') throw forbidden(`Only the admin ${what}`);
+}
+
+/**
+ * Gives `collection` to `account` before a crawl or import fills it: that account's keys then read
+ * it (services/search/collection-access.ts). Checked before the job starts.
+ */
+async function giveCollection(
+  services: PlatformServices,
+  collection: string | undefined,
+  account: string | undefined,
+): Promise<string | undefined> {
+  if (account === undefined) return undefined;
+  if (collection === undefined || collection === DEFAULT_COLLECTION)
+    throw invalidField('account', 'needs a collection other than web (web is everyone’s)');
+  const found = await services.accounts.findAccount(account);
+  if (!found) throw notFound(`Account ${account} does not exist`);
+  await services.search.index.setOwner(collection, accountOwner(found.id));
+  return found.id;
 }
 
 const jobView = (j: IndexJob) => ({
@@ -110,7 +136,14 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
 
   scope.post('/search/crawl', { schema: { ...hide, body: CrawlBody } }, async (request) => {
     requireAdmin(request, 'manages the search index');
-    const body = request.body as { url: string; max_pages?: number; depth?: number; collection?: string };
+    const body = request.body as {
+      url: string;
+      max_pages?: number;
+      depth?: number;
+      collection?: string;
+      account?: string;
+    };
+    const account = await giveCollection(services, body.collection, body.account);
     const job = jobView(
       services.indexJobs.crawl(body.url, {
         maxPages: body.max_pages ?? 50,
@@ -121,7 +154,13 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
     await services.audit.record(actorOf(request), {
       action: 'search.crawl',
       target: `collection:${job.collection ?? 'default'}`,
-      after: { job: job.id, url: body.url, max_pages: body.max_pages ?? 50, depth: body.depth ?? 2 },
+      after: {
+        job: job.id,
+        url: body.url,
+        max_pages: body.max_pages ?? 50,
+        depth: body.depth ?? 2,
+        ...(account === undefined ? {} : { account }),
+      },
     });
     return job;
   });
@@ -140,15 +179,16 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
     },
     async (request) => {
       requireAdmin(request, 'manages the search index');
-      const query = request.query as { name?: string; collection?: string };
+      const query = request.query as { name?: string; collection?: string; account?: string };
       const lines = request.body;
       if (!Buffer.isBuffer(lines) || lines.length === 0)
         throw invalidRequest('Invalid body: send the JSONL file itself, as application/x-ndjson');
+      const account = await giveCollection(services, query.collection, query.account);
       const job = jobView(services.indexJobs.importJsonl(query.name ?? 'upload.jsonl', lines, query.collection));
       await services.audit.record(actorOf(request), {
         action: 'search.import',
         target: `collection:${job.collection ?? 'default'}`,
-        after: { job: job.id, name: job.source, bytes: lines.length },
+        after: { job: job.id, name: job.source, bytes: lines.length, ...(account === undefined ? {} : { account }) },
       });
       return job;
     },

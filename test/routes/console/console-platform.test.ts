@@ -132,4 +132,31 @@ describe('console API: models, the search index and playground tokens', () => {
     expect(overview['collections']).toEqual([{ collection: 'kb', documents: 2 }]);
     expect((overview['documents'] as { title: string }[]).map((d) => d.title)).toEqual(['Buoys', 'Anchors']);
   });
+
+  it('gives a collection to an account on import; an account holder can neither import nor give', async () => {
+    const importAs = (who: ConsoleClient, query: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/console/api/search/import?${query}`,
+        headers: { cookie: who.cookie, 'x-csrf-token': who.csrf, 'content-type': 'application/x-ndjson' },
+        payload: JSON.stringify({ url: 'https://ada.example/a', title: 'Ada', content: 'Notes.' }),
+      });
+    expect((await importAs(ada, 'collection=ada-notes&account=ada@example.test')).statusCode).toBe(403);
+    expect(await t.services.search.index.ownerOf('ada-notes')).toBeUndefined();
+    const res = await importAs(admin, 'collection=ada-notes&account=ada@example.test');
+    expect(res.statusCode).toBe(200);
+    const found = await t.services.accounts.findAccount('ada@example.test');
+    expect(await t.services.search.index.ownerOf('ada-notes')).toBe(`account:${found!.id}`);
+    // No account to give it to, or no collection other than web: refused before any job starts.
+    const unknown = await importAs(admin, 'collection=other&account=nobody@example.test');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: { code: '1233' } });
+    const web = await admin.call('POST', '/console/api/search/crawl', {
+      url: 'https://example.com/',
+      account: 'ada@example.test',
+    });
+    expect(web.status).toBe(400);
+    expect(web.body).toMatchObject({ error: { code: '1214', message: expect.stringMatching(/account/) } });
+    expect(await t.services.search.index.ownerOf('other')).toBeUndefined();
+  });
 });
