@@ -173,4 +173,31 @@ describe('audit log: acts recorded and read back', () => {
     const bo = await signIn(t.app, { email: 'bo@example.test', password: made.body['password'] as string });
     expect((await bo.call('GET', '/console/api/audit')).status).toBe(403);
   });
+
+  it("takes the Audit page's filters in the console: actor, action, a UTC range, paging; a bad time is 1214", async () => {
+    const console = await signIn(t.app, { admin_key: ADMIN_KEY });
+    const until = new Date(Date.now() + 120_000).toISOString().slice(0, 16);
+    const query = new URLSearchParams({
+      actor: 'key:admin',
+      action: 'account.*',
+      since: '2020-01-01T00:00:00Z',
+      until: `${until}:00Z`,
+      limit: '2',
+    });
+    const first = await console.call('GET', `/console/api/audit?${query}`);
+    expect(first.status).toBe(200);
+    const rows = first.body['data'] as Row[];
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.actor === 'key:admin' && r.action.startsWith('account.'))).toBe(true);
+    query.set('before', String(rows[1]!['id']));
+    const next = (await console.call('GET', `/console/api/audit?${query}`)).body['data'] as Row[];
+    expect(next.length).toBeGreaterThan(0);
+    expect(next.every((r) => (r['id'] as number) < (rows[1]!['id'] as number))).toBe(true);
+    query.set('until', '2020-01-01T00:00:00Z');
+    expect((await console.call('GET', `/console/api/audit?${query}`)).body['data']).toEqual([]);
+    const bad = await console.call('GET', '/console/api/audit?since=tomorrow');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('1214');
+    expect(JSON.stringify(bad.body)).toContain('since');
+  });
 });

@@ -100,6 +100,7 @@ export function AuditPage() {
 
   const apply = (e: Event) => {
     e.preventDefault();
+    setError('');
     const next = filterOf(fields);
     if (next.since && next.until && next.since >= next.until) {
       setError('“From” must be earlier than “To”.');
