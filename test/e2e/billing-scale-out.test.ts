@@ -115,6 +115,27 @@ async function ledgerOf(account: string, base = servers[0]!.base) {
   return { sum, usage, entries: entries.length };
 }
 
+/**
+ * Waits (bounded) until every live process's price book has the admin's edit of gen-4.6 in force
+ * (`on`), or the configured price again: each reads the store's edits on its own refresh.
+ */
+async function pricedPerCallEverywhere(on: boolean, withinMs = 30_000) {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const views = await Promise.all(
+      servers
+        .filter((s) => s.child.exitCode === null)
+        .map(async (s) => {
+          const list = (await admin('GET', '/admin/prices', undefined, s.base))['data'] as Record<string, unknown>[];
+          return list.find((p) => p['code'] === 'gen-4.6')?.['source'] === 'edited';
+        }),
+    );
+    if (views.every((v) => v === on)) return;
+    if (Date.now() > until) throw new Error(`a process did not pick up the price change within ${withinMs} ms`);
+    await sleep(100);
+  }
+}
+
 /** Waits (bounded) until nothing is reserved and every record is written: usage is written in batches. */
 async function settled(account: string, base?: string, withinMs = 15_000) {
   const until = Date.now() + withinMs;
@@ -159,8 +180,8 @@ describe('money across three processes on PostgreSQL + Redis', () => {
     // Reserved in full by a price per call only: the worst case is the cost.
     await admin('PUT', '/admin/prices/gen-4.6', { per_call: '0.01' });
     try {
-      // Every process reads prices from the store within its refresh.
-      await sleep(3000);
+      // Every process reads prices from the store within its refresh: wait until each has it.
+      await pricedPerCallEverywhere(true);
       const statuses = await Promise.all(
         Array.from({ length: 200 }, () => chat(proxy.base, key).then((r) => r.status)),
       );
@@ -168,6 +189,7 @@ describe('money across three processes on PostgreSQL + Redis', () => {
       expect(statuses.filter((s) => s === 429)).toHaveLength(163);
     } finally {
       await admin('DELETE', '/admin/prices/gen-4.6');
+      await pricedPerCallEverywhere(false);
     }
     const end = await settled(account);
     expect(end).toMatchObject({ balance: 0, reserved: 0 });

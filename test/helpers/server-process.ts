@@ -101,6 +101,9 @@ export async function startRoundRobin(backends: () => string[]): Promise<{ base:
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
+  // A test's fetch reuses its idle connections to the proxy; one closed by the proxy's keep-alive
+  // timeout just as it is reused would reset a request (ECONNRESET) that no server saw.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
