@@ -64,6 +64,7 @@ export const INDEX_HELP: CommandHelp = {
   ],
   options: [
     ['--collection C', 'the collection the pages go to (default: the default collection)'],
+    ['--account A', 'add, crawl, import: give the collection to this account (id or email); its keys then read it'],
     ['--max-pages N', 'crawl: pages to fetch at most'],
     ['--depth D', 'crawl: links to follow from the start page'],
     ['FILE.jsonl', 'one {url, title, content, published, site} object a line'],

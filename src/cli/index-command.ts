@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { createServices } from '../services/create-services.js';
+import { giveCollection } from '../services/search/collection-access.js';
 import { crawl, INDEXER_USER_AGENT, readDocument } from '../services/search/crawler.js';
 import { parse, positiveInt, UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
@@ -11,6 +12,7 @@ import { importCommand } from './import-command.js';
 export async function indexCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(argv, {
     collection: { type: 'string' },
+    account: { type: 'string' },
     'max-pages': { type: 'string' },
     depth: { type: 'string' },
     restart: { type: 'boolean' },
@@ -31,6 +33,12 @@ export async function indexCommand(argv: string[], env: CliEnv): Promise<number>
   const services = await createServices(config, { configDir });
   const { index } = services.search;
   try {
+    const account = values['account'] as string | undefined;
+    if (account !== undefined) {
+      if (action !== 'add' && action !== 'crawl' && action !== 'import')
+        throw new UsageError('--account goes with add, crawl or import');
+      await giveCollection(index, services.accounts, collection, account);
+    }
     switch (action) {
       case 'add': {
         if (args.length === 0) throw new UsageError('index add needs at least one URL');

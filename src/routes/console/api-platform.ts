@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, invalidField, invalidRequest, notFound } from '../../errors/errors.js';
-import { DEFAULT_COLLECTION, type IndexedDocument } from '../../search/types.js';
+import { forbidden, invalidRequest } from '../../errors/errors.js';
+import type { IndexedDocument } from '../../search/types.js';
 import { modelOverview } from '../../services/models/model-overview.js';
 import type { PlatformServices } from '../../services/platform-services.js';
-import { accountOwner } from '../../services/search/collection-access.js';
+import { giveCollection } from '../../services/search/collection-access.js';
 import type { IndexJob } from '../../services/search/index-jobs.js';
 import { actorOf } from '../audit-actor.js';
 import { principalOf } from './principal-of.js';
@@ -44,24 +44,6 @@ const DocumentsQuery = Type.Object(
 
 function requireAdmin(request: FastifyRequest, what: string): void {
   if (principalOf(request).kind !== 'admin') throw forbidden(`Only the admin ${what}`);
-}
-
-/**
- * Gives `collection` to `account` before a crawl or import fills it: that account's keys then read
- * it (services/search/collection-access.ts). Checked before the job starts.
- */
-async function giveCollection(
-  services: PlatformServices,
-  collection: string | undefined,
-  account: string | undefined,
-): Promise<string | undefined> {
-  if (account === undefined) return undefined;
-  if (collection === undefined || collection === DEFAULT_COLLECTION)
-    throw invalidField('account', 'needs a collection other than web (web is everyone’s)');
-  const found = await services.accounts.findAccount(account);
-  if (!found) throw notFound(`Account ${account} does not exist`);
-  await services.search.index.setOwner(collection, accountOwner(found.id));
-  return found.id;
 }
 
 const jobView = (j: IndexJob) => ({
@@ -143,7 +125,7 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
       collection?: string;
       account?: string;
     };
-    const account = await giveCollection(services, body.collection, body.account);
+    const account = await giveCollection(services.search.index, services.accounts, body.collection, body.account);
     const job = jobView(
       services.indexJobs.crawl(body.url, {
         maxPages: body.max_pages ?? 50,
@@ -183,7 +165,7 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
       const lines = request.body;
       if (!Buffer.isBuffer(lines) || lines.length === 0)
         throw invalidRequest('Invalid body: send the JSONL file itself, as application/x-ndjson');
-      const account = await giveCollection(services, query.collection, query.account);
+      const account = await giveCollection(services.search.index, services.accounts, query.collection, query.account);
       const job = jobView(services.indexJobs.importJsonl(query.name ?? 'upload.jsonl', lines, query.collection));
       await services.audit.record(actorOf(request), {
         action: 'search.import',

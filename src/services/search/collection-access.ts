@@ -1,4 +1,6 @@
+import { invalidField, notFound } from '../../errors/errors.js';
 import { DEFAULT_COLLECTION, type SearchIndex } from '../../search/types.js';
+import type { AccountService } from '../accounts/account-service.js';
 
 /** Who asks to read a collection: the calling key, its account if it has one, and whether it is the admin's. */
 export interface Caller {
@@ -24,4 +26,24 @@ export const accountOwner = (accountId: string): string => `account:${accountId}
 export async function mayRead(index: SearchIndex, collection: string, caller: Caller | undefined): Promise<boolean> {
   if (collection === DEFAULT_COLLECTION || caller === undefined || caller.admin) return true;
   return (await index.ownerOf(collection)) === ownerName(caller);
+}
+
+/**
+ * Gives `collection` to `account` (an account's id or email) before a crawl or import fills it:
+ * that account's keys then read it. Without `account` nothing changes. Refused (1214) for `web`,
+ * which is everyone's, and (1233) for an account that does not exist. The account's id, if given.
+ */
+export async function giveCollection(
+  index: SearchIndex,
+  accounts: Pick<AccountService, 'findAccount'>,
+  collection: string | undefined,
+  account: string | undefined,
+): Promise<string | undefined> {
+  if (account === undefined) return undefined;
+  if (collection === undefined || collection === DEFAULT_COLLECTION)
+    throw invalidField('account', 'needs a collection other than web (web is everyone’s)');
+  const found = await accounts.findAccount(account);
+  if (!found) throw notFound(`Account ${account} does not exist`);
+  await index.setOwner(collection, accountOwner(found.id));
+  return found.id;
 }
