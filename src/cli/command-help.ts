@@ -56,9 +56,9 @@ export const INDEX_HELP: CommandHelp = {
   group: 'Web search index',
   summary: 'fill the index that web search (`search-prime`) answers from',
   usage: [
-    'index add URL... [--collection C]',
-    'index crawl URL [--max-pages N] [--depth D] [--collection C]',
-    'index import FILE.jsonl [--collection C] [--restart]',
+    'index add URL... [--collection C] [--account A]',
+    'index crawl URL [--max-pages N] [--depth D] [--collection C] [--account A]',
+    'index import FILE.jsonl [--collection C] [--account A] [--restart]',
     'index remove URL... [--collection C]',
     'index stats',
   ],
