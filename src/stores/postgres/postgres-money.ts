@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { Calendar } from '../../util/calendar.js';
 import type {
   Balance,
@@ -35,10 +34,9 @@ import {
 } from '../money-rows.js';
 import { accountOf, movesMoney, planSettlement } from '../settlement.js';
 import type { UsageRecord } from '../types.js';
+import { lockBalance, type Queryable, writeMovement } from './balance-rows.js';
 import type { PgDb } from './pg-db.js';
 import { inTransaction } from './pg-transaction.js';
-
-type Queryable = Pick<pg.PoolClient, 'query'>;
 
 /**
  * Money on PostgreSQL, shared by every process. A reservation is a leased row, held by one call of
@@ -379,31 +377,4 @@ export class PostgresMoney implements MoneyStore {
       { idempotent: false },
     );
   }
-}
-
-async function lockBalance(client: Queryable, accountId: string, at: number): Promise<Balance> {
-  await client.query(
-    `INSERT INTO money_balances (account_id, balance, reserved, updated_at) VALUES ($1, 0, 0, $2)
-     ON CONFLICT (account_id) DO NOTHING`,
-    [accountId, at],
-  );
-  const { rows } = await client.query<Balance>(
-    'SELECT balance, reserved FROM money_balances WHERE account_id = $1 FOR UPDATE',
-    [accountId],
-  );
-  return rows[0]!;
-}
-
-async function writeMovement(client: Queryable, m: Omit<NewMovement, 'covered'>, before: number): Promise<LedgerEntry> {
-  const after = before + m.amount;
-  await client.query('UPDATE money_balances SET balance = $2, updated_at = $3 WHERE account_id = $1', [
-    m.accountId,
-    after,
-    m.at,
-  ]);
-  const { rows } = await client.query<LedgerRow>(
-    `INSERT INTO money_ledger (${LEDGER_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8) RETURNING *`,
-    [m.accountId, m.amount, after, m.kind, m.actor, m.note, m.ref ?? null, m.at],
-  );
-  return ledgerFromRow(rows[0]!);
 }
