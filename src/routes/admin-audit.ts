@@ -4,12 +4,13 @@ import { invalidField } from '../errors/errors.js';
 import { auditView } from '../services/audit/audit-service.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { AuditQuery } from '../stores/audit.js';
+import { parseRfc3339 } from '../util/rfc3339.js';
 
 const MAX_LIMIT = 1000;
 
 const Time = Type.String({
   maxLength: 40,
-  description: 'Unix seconds, or an ISO 8601 time (`2026-05-01T00:00:00Z`).',
+  description: 'Unix seconds, or an RFC 3339 time with its offset or `Z` (`2026-05-01T00:00:00Z`).',
 });
 
 export const AuditQuerySchema = Type.Object(
@@ -44,13 +45,20 @@ export const AuditRecordSchema = Type.Object({
   after: Type.Unknown(),
 });
 
-/** A time of the query: Unix seconds or ISO 8601; 1214 naming the field otherwise. */
+/**
+ * A time of the query: Unix seconds or an RFC 3339 time with its offset, as `expires_at` takes it;
+ * 1214 naming the field otherwise. A time without an offset is refused rather than read in the
+ * server's own time zone, which would shift the range by the server's offset.
+ */
 export function parseTime(field: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (/^[0-9]{1,12}$/.test(value)) return Number(value) * 1000;
-  const ms = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? Date.parse(value) : Number.NaN;
+  const ms = parseRfc3339(value);
   if (Number.isNaN(ms))
-    throw invalidField(field, 'must be Unix seconds or an ISO 8601 time such as 2026-05-01T00:00:00Z');
+    throw invalidField(
+      field,
+      `must be Unix seconds or an RFC 3339 time with an offset or Z, such as 2026-05-01T00:00:00Z, got ${JSON.stringify(value)}`,
+    );
   return ms;
 }
 

@@ -1,6 +1,7 @@
 import { POLICY_BOUNDS } from '../../api/key-policy.js';
 import { invalidField } from '../../errors/errors.js';
 import type { KeyPolicy } from '../../stores/types.js';
+import { parseRfc3339 } from '../../util/rfc3339.js';
 import { cidrProblem, MODEL_PATTERN } from './key-policy.js';
 
 /** A key's policy as the CLI, `/admin` and the console give it; a field left out keeps its value, null clears it. */
@@ -12,7 +13,6 @@ export interface PolicyInput {
   description?: string | null | undefined;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 const modelPattern = new RegExp(MODEL_PATTERN);
 
 /** `expires_at` as Unix ms; throws 1214 naming the field and the rule. */
@@ -23,7 +23,7 @@ export function parseExpiry(value: number | string): number {
     }
     return value * 1000;
   }
-  const at = RFC3339.test(value) ? Date.parse(value) : Number.NaN;
+  const at = parseRfc3339(value);
   if (Number.isNaN(at))
     throw invalidField(
       'expires_at',

@@ -131,6 +131,13 @@ describe('audit log: acts recorded and read back', () => {
     const future = Math.floor(Date.now() / 1000) + 3600;
     expect(await audit(`?since=${future}`)).toEqual([]);
     expect((await audit('?since=2020-01-01T00:00:00Z')).length).toBe(all.length);
+    const newest = Date.parse(all[0]!['at'] as string);
+    const justAfter = new Date(newest + 1000).toISOString().slice(0, 19);
+    // The same instant written with another offset selects the same records.
+    const shifted = new Date(newest + 1000 + 8 * 3_600_000).toISOString().slice(0, 19);
+    expect(await audit(`?since=${justAfter}Z`)).toEqual([]);
+    expect(await audit(`?since=${encodeURIComponent(`${shifted}+08:00`)}`)).toEqual([]);
+    expect((await audit(`?until=${encodeURIComponent(`${shifted}+08:00`)}`)).length).toBe(all.length);
     const page = await audit('?limit=2');
     expect(page).toHaveLength(2);
     expect((await audit(`?limit=2&before=${page[1]!['id']}`))[0]!['id']).toBe(all[2]!['id']);
@@ -146,6 +153,20 @@ describe('audit log: acts recorded and read back', () => {
       const res = await t.app.inject({ method: 'GET', url: `/admin/audit${query}`, headers: admin });
       expect(res.statusCode, query).toBe(400);
       expect(res.json()).toMatchObject({ code: 1214, message: expect.stringContaining(field) });
+    }
+    // A time without an offset would be read in the server's own time zone: refused, naming the rule.
+    for (const [query, field] of [
+      ['?since=2026-05-01T00:00:00', 'since'],
+      ['?until=2026-05-01%2000:00', 'until'],
+      ['?since=2026-05-01', 'since'],
+      ['?until=2026-02-30T00:00:00Z', 'until'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/admin/audit${query}`, headers: admin });
+      expect(res.statusCode, query).toBe(400);
+      const body = res.json() as { code: number; message: string };
+      expect(body.code, query).toBe(1214);
+      expect(body.message, query).toContain(field);
+      expect(body.message, query).toContain('RFC 3339 time with an offset or Z');
     }
     const user = await t.app.inject({
       method: 'GET',
