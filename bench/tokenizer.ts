@@ -61,7 +61,7 @@ export async function run(): Promise<BenchRow[]> {
     const engine = await bench.services.engines?.get('gen-4.6');
     if (!engine) throw new Error('gen-4.6 has no engine');
     const messages = mapMessages(BODY.messages as Parameters<typeof mapMessages>[0], false, engine.capabilities.vision);
-    const tools = functionTools({ tools: BODY.tools } as Parameters<typeof functionTools>[0]);
+    const tools = functionTools(BODY.tools as Parameters<typeof functionTools>[0]);
 
     load = await startChild<{ pid: number }>(fileURLToPath(new URL('./gateway/load.ts', import.meta.url)));
     const target: TargetSpec = {

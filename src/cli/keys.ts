@@ -4,6 +4,7 @@ import type { KeyLimits } from '../config/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Actor } from '../services/audit/audit-service.js';
 import { openKeyServices } from '../services/create-services.js';
+import type { KeyChange } from '../services/keys/key-admin.js';
 import { applyPolicy, type PolicyInput, splitList } from '../services/keys/policy-input.js';
 import type { Endpoint, KeyPolicy } from '../stores/types.js';
 import { parse, positiveInt, UsageError } from './args.js';
@@ -157,13 +158,14 @@ export async function keysCommand(argv: string[], env: CliEnv): Promise<number> 
           env.err(`No key with id ${id}.`);
           return 1;
         }
+        // A flag left out leaves its setting as it is; the policy is recomputed from the key's own.
+        const change: KeyChange = { policy: policyFromFlags(values as PolicyFlags, before.policy) ?? null };
+        if (values.name !== undefined) change.name = values.name as string;
+        const endpoints = parseEndpoints(values.endpoints as string | undefined);
+        if (endpoints !== undefined) change.endpoints = endpoints;
         const limits = parseLimits(values as { concurrent?: string; rpm?: string; window?: string[] }, config.limits);
-        const after = await services.keyAdmin.update(cliActor(), id, {
-          ...(values.name === undefined ? {} : { name: values.name as string }),
-          ...(values.endpoints === undefined ? {} : { endpoints: parseEndpoints(values.endpoints as string) }),
-          ...(limits === undefined ? {} : { limits }),
-          policy: policyFromFlags(values as PolicyFlags, before.policy),
-        });
+        if (limits !== undefined) change.limits = limits;
+        const after = await services.keyAdmin.update(cliActor(), id, change);
         const policy = describePolicy(after?.policy);
         env.out(`Updated key ${id}${policy ? `: ${policy}` : ''}.`);
         return 0;

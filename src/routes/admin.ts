@@ -5,6 +5,7 @@ import { ErrorReply } from '../api/error-reply.js';
 import { KeyPolicyFields, RollKeyBody } from '../api/key-policy.js';
 import { KeyLimitsSchema } from '../config/schema.js';
 import { forbidden, invalidRequest, notFound } from '../errors/errors.js';
+import type { KeyChange } from '../services/keys/key-admin.js';
 import { toKeyView } from '../services/keys/key-service.js';
 import { applyPolicy, type PolicyInput } from '../services/keys/policy-input.js';
 import type { PlatformServices } from '../services/platform-services.js';
@@ -126,14 +127,12 @@ export async function adminRoutes(scope: FastifyInstance, { services }: { servic
         limits?: Partial<typeof KeyLimitsSchema.static> | null;
       } & PolicyInput;
       const policy = applyPolicy(before.policy, { models, expires_at, allowed_ips, description });
-      const after = await services.keyAdmin.update(actorOf(request), id, {
-        ...(name === undefined ? {} : { name }),
-        ...(endpoints === undefined ? {} : { endpoints }),
-        ...(limits === undefined
-          ? {}
-          : { limits: limits === null ? undefined : { ...services.config.limits, ...limits } }),
-        policy,
-      });
+      const change: KeyChange = { policy: policy ?? null };
+      if (name !== undefined) change.name = name;
+      if (endpoints !== undefined) change.endpoints = endpoints;
+      // null returns the key to the configured limits; a partial set is filled from them.
+      if (limits !== undefined) change.limits = limits && { ...services.config.limits, ...limits };
+      const after = await services.keyAdmin.update(actorOf(request), id, change);
       return toKeyView(after ?? (await findKey(id)));
     },
   );

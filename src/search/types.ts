@@ -23,13 +23,14 @@ export interface SearchQuery {
   text: string;
   /** 1-50. */
   count: number;
-  /** Default `['web']`. */
-  collections?: string[];
-  /** A bare domain: matches that host and its subdomains. */
-  domain?: string;
-  recency?: Recency;
+  /** Absent or undefined: `['web']`. */
+  collections?: string[] | undefined;
+  /** A bare domain: matches that host and its subdomains; absent, undefined or blank: any. */
+  domain?: string | undefined;
+  /** Absent or undefined: any age. */
+  recency?: Recency | undefined;
   /** The clock for the recency filter; tests fix it. */
-  now?: Date;
+  now?: Date | undefined;
 }
 
 export interface SearchHit {

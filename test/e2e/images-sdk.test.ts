@@ -41,7 +41,7 @@ describe('image SDKs against the running server', () => {
     const res = await client.images.generate({
       model: 'gen-image',
       prompt: 'a lighthouse at dawn',
-      size: '1568x1056' as OpenAI.ImageGenerateParams['size'],
+      size: '1568x1056',
     });
     expect(res.created).toEqual(expect.any(Number));
     expect(await size(res.data![0]!.url!)).toBe('1568x1056');

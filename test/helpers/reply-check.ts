@@ -31,9 +31,9 @@ interface Content {
 
 /** The schemas of a route's replies by status: its 200 reply (and chunk, when it streams), errors. */
 export interface RouteReplies {
-  reply?: TSchema;
-  chunk?: TSchema;
-  error?: TSchema;
+  reply?: TSchema | undefined;
+  chunk?: TSchema | undefined;
+  error?: TSchema | undefined;
 }
 
 export function routeReplies(response: Record<string, unknown> | undefined): RouteReplies {

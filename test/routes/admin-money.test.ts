@@ -230,7 +230,9 @@ describe('the money API is the admin’s', () => {
       ['/admin/keys/{id}/usage', 'get'],
       ['/admin/keys/{id}/budget', 'put'],
     ] as const) {
-      expect(doc.paths[path]?.[method]?.responses['200']?.content, `${method} ${path}`).toBeDefined();
+      expect(doc.paths[path]?.[method]?.responses['200']?.content, `${method} ${path}`).toMatchObject({
+        'application/json': { schema: { type: 'object' } },
+      });
     }
   });
 });

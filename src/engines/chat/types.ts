@@ -47,11 +47,12 @@ export interface FunctionTool {
 export interface SamplingOptions {
   temperature: number;
   topP: number;
-  /** Sample among the K most likely tokens only (absent: no such cut); engines whose backend takes it apply it. */
-  topK?: number;
+  /** Sample among the K most likely tokens only (absent or undefined: no such cut); engines whose backend takes it apply it. */
+  topK?: number | undefined;
   /** `do_sample: false`: always take the most likely token. */
   greedy: boolean;
-  seed?: number;
+  /** Absent or undefined: the engine picks one. */
+  seed?: number | undefined;
 }
 
 export interface ChatRequest {
@@ -79,7 +80,7 @@ export interface ChatRequest {
    * interpret it): where requests wait for a shared resource, tenants are served in turn. Unset:
    * the request waits in one lane shared by every other request without a tenant.
    */
-  tenant?: string;
+  tenant?: string | undefined;
   /**
    * Which tools the model must use: `auto` (default: any or none), `required` (at least one call)
    * or one function by name. Engines whose capabilities lack `toolChoice` are only ever asked `auto`.

@@ -99,10 +99,8 @@ export async function loadMcpHandler(tool: McpTool, services: PlatformServices):
       tools: [{ name: tool.name, description: tool.description, inputSchema: tool.input as never }],
     }));
     server.setRequestHandler(CallToolRequestSchema, (req) => call(request, req.params.name, req.params.arguments));
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
+    // No session id generator: stateless, each request stands alone.
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });

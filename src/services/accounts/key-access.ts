@@ -108,7 +108,7 @@ export class KeyAccess {
     const { policy, ...rest } = change;
     await this.admin.update({ id: actorId(principal), address }, id, {
       ...rest,
-      policy: applyPolicy(key.policy, policy),
+      policy: applyPolicy(key.policy, policy) ?? null,
     });
     return (await this.list(principal)).find((k) => k.id === id)!;
   }

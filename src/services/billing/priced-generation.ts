@@ -7,7 +7,8 @@ import { chargesTokens, type Price, tokenCost } from './price.js';
 export interface ReportedTokens {
   promptTokens: number;
   completionTokens: number;
-  cachedTokens?: number;
+  /** Of the prompt tokens, those served from the engine's prompt cache; absent or undefined: it did not say. */
+  cachedTokens?: number | undefined;
 }
 
 /** Where a generation's tokens go: the request's usage, or a priced generation in front of it. */

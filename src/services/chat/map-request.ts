@@ -15,7 +15,7 @@ import type { ChatModelSpec } from '../../models/catalogue.js';
  */
 export type TurnOptions = Pick<ChatRequest, 'toolChoice' | 'parallelToolCalls' | 'jsonSchema'> & {
   /** Another wire's `top_k` (the chat API has none). */
-  topK?: number;
+  topK?: number | undefined;
 };
 
 type BodyMessage = ChatCompletionBody['messages'][number];
@@ -61,9 +61,9 @@ export function mapMessages(messages: BodyMessage[], keepReasoning: boolean, vis
   });
 }
 
-export function functionTools(body: Pick<ChatCompletionBody, 'tools'>): FunctionTool[] {
+export function functionTools(offered: ChatCompletionBody['tools']): FunctionTool[] {
   const tools: FunctionTool[] = [];
-  for (const tool of body.tools ?? []) {
+  for (const tool of offered ?? []) {
     if (tool.type !== 'function') continue;
     const { name, description, parameters } = tool.function;
     tools.push({ name, description, ...(parameters ? { parameters } : {}) });
@@ -90,13 +90,13 @@ export function mapChatRequest(
   const { topK, ...turn } = options;
   return {
     messages: mapMessages(body.messages, body.thinking?.clear_thinking === false, capabilities.vision),
-    tools: functionTools(body),
+    tools: functionTools(body.tools),
     sampling: {
       temperature: body.temperature ?? spec.temperature,
       topP: body.top_p ?? spec.topP,
       greedy: body.do_sample === false,
-      ...(seed === undefined ? {} : { seed }),
-      ...(topK === undefined ? {} : { topK }),
+      seed,
+      topK,
     },
     maxTokens: Math.min(body.max_tokens ?? spec.maxOutput, capabilities.maxOutput),
     stop: stop.filter((s) => s.length > 0),

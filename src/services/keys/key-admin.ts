@@ -1,4 +1,5 @@
-import type { KeySettings, Store } from '../../stores/types.js';
+import type { KeyLimits } from '../../config/schema.js';
+import type { Endpoint, KeyPolicy, KeySettings, Store } from '../../stores/types.js';
 import { type Actor, type AuditService, SYSTEM } from '../audit/audit-service.js';
 import type { AccountPolicies } from './account-policies.js';
 import { type KeyService, type NewKey, toKeyView } from './key-service.js';
@@ -13,6 +14,22 @@ export interface NewHeldKey extends NewKey {
   /** The account that holds the key; none = the admin's. */
   accountId?: string | undefined;
 }
+
+/**
+ * A change of a key's settings. A field left out keeps its value; `null` clears a field that may be
+ * empty: `limits: null` returns the key to the configured limits, `policy: null` lifts every
+ * restriction. `undefined` is not a value here, so "leave it" and "clear it" cannot be confused.
+ */
+export interface KeyChange {
+  name?: string;
+  endpoints?: Endpoint[];
+  limits?: KeyLimits | null;
+  policy?: KeyPolicy | null;
+}
+
+/** A clearable field after a change: absent keeps `was`, null clears it, a value replaces it. */
+const changed = <T>(next: T | null | undefined, was: T | undefined): T | undefined =>
+  next === undefined ? was : (next ?? undefined);
 
 /**
  * Administrative acts on keys, whoever asks (the CLI, `/admin`, the console): each is done through
@@ -54,17 +71,17 @@ export class KeyAdmin {
   }
 
   /**
-   * Changes a key's settings (a field left out keeps its value); the key as it now is, or undefined
-   * when there is no such key. A change that changes nothing is not recorded.
+   * Changes a key's settings (see KeyChange); the key as it now is, or undefined when there is no
+   * such key. A change that changes nothing is not recorded.
    */
-  async update(actor: Actor, id: string, change: Partial<KeySettings>) {
+  async update(actor: Actor, id: string, change: KeyChange) {
     const before = await this.keys.get(id);
     if (!before) return undefined;
     const settings: KeySettings = {
       name: change.name ?? before.name,
       endpoints: change.endpoints ?? before.endpoints,
-      limits: 'limits' in change ? change.limits : before.limits,
-      policy: 'policy' in change ? change.policy : before.policy,
+      limits: changed(change.limits, before.limits),
+      policy: changed(change.policy, before.policy),
     };
     const after = await this.keys.update(id, settings);
     if (!after) return undefined;

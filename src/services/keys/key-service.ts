@@ -9,7 +9,8 @@ import type { SecretBox } from './secret-box.js';
 
 export interface NewKey {
   name: string;
-  endpoints?: Endpoint[];
+  /** Absent or undefined: general only. */
+  endpoints?: Endpoint[] | undefined;
   role?: KeyRole;
   limits?: KeyLimits | undefined;
   policy?: KeyPolicy | undefined;
@@ -115,7 +116,7 @@ export class KeyService {
       limits: input.limits,
       createdAt: this.now(),
       revokedAt: undefined,
-      ...(input.policy === undefined ? {} : { policy: input.policy }),
+      policy: input.policy,
     };
     if (!holder) await this.store.createKey(record);
     else if (!(await this.store.createHeldKey(record, holder.accountId, holder.maxKeys))) {

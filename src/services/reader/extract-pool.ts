@@ -62,9 +62,10 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  task?: Task;
+  /** The page the thread works on; undefined while it is idle. */
+  task?: Task | undefined;
   /** Ends the task when it has held the thread for the pool's `maxSeconds`. */
-  timer?: NodeJS.Timeout;
+  timer?: NodeJS.Timeout | undefined;
   /** The thread has loaded its modules (a new thread's start-up does not count against a page). */
   ready?: boolean;
 }

@@ -24,7 +24,7 @@ export function guardClassifier(engine: () => Promise<ChatEngine>, maxTokens: nu
         stop: [],
         responseFormat: 'text',
         thinking: false,
-        ...(tenant === undefined ? {} : { tenant }),
+        tenant,
       },
       signal,
     );

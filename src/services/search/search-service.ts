@@ -69,9 +69,9 @@ export class SearchService {
     const hits = await this.engine(request.engine, lenient).query({
       text: request.query,
       count: request.count,
-      ...(request.domain ? { domain: request.domain } : {}),
-      ...(request.recency ? { recency: request.recency } : {}),
-      ...(request.collections ? { collections: request.collections } : {}),
+      domain: request.domain,
+      recency: request.recency,
+      collections: request.collections,
     });
     return toResultEntries(hits.slice(0, request.count));
   }

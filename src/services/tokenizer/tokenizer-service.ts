@@ -70,7 +70,7 @@ export class TokenizerService {
     const media = await countMedia(body.messages, body.model, rule, this.media, signal);
     // Media items are gone, so the engine counts text whether or not it has vision itself.
     const messages = mapMessages(textOnly(body.messages), false, true);
-    const tools = functionTools({ tools: body.tools });
+    const tools = functionTools(body.tools);
     const count = () => engine.countTokens(messages, tools, signal);
     const promptTokens = chars > LARGE_COUNT_CHARS ? await this.turns.run(count, signal) : await count();
     return {

@@ -93,8 +93,19 @@ describe('text and reasoning', () => {
 });
 
 describe('tool calls', () => {
+  // A field given as undefined is left out of the chunk, as servers leave it out of later pieces.
   const call = (index: number, id: string | undefined, name: string | undefined, args: string | undefined) =>
-    delta({ delta: { tool_calls: [{ index, ...(id ? { id } : {}), function: { name, arguments: args } }] } });
+    delta({
+      delta: {
+        tool_calls: [
+          {
+            index,
+            ...(id === undefined ? {} : { id }),
+            function: { ...(name === undefined ? {} : { name }), ...(args === undefined ? {} : { arguments: args }) },
+          },
+        ],
+      },
+    });
 
   it('assembles fragments: id and name first, then argument pieces', () => {
     const parts = run([

@@ -5,7 +5,9 @@ import { LANGUAGES, languageCode } from '../../../src/services/agents/languages.
 describe('language codes', () => {
   it("covers the live platform's target codes", () => {
     for (const code of 'zh-CN zh-TW en ja ko fr de es ru pt it ar th vi id ms tr nl pl'.split(' ')) {
-      expect(LANGUAGES[code], code).toBeDefined();
+      // A language's name in English, as the prompt says it, and the code as its own canonical form.
+      expect(LANGUAGES[code], code).toMatch(/^[A-Z][a-z]+( [A-Z][a-z]+)?$/);
+      expect(languageCode(code)).toBe(code);
     }
   });
 

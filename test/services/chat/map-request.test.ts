@@ -76,7 +76,7 @@ describe('mapChatRequest', () => {
     const tools = [
       { type: 'function', function: { name: 'w', description: 'weather', parameters: { type: 'object' } } },
       { type: 'web_search', web_search: { enable: true } },
-    ] as ChatCompletionBody['tools'];
+    ] as NonNullable<ChatCompletionBody['tools']>;
     expect(map({ tools }).tools).toEqual([{ name: 'w', description: 'weather', parameters: { type: 'object' } }]);
   });
 

@@ -2,6 +2,7 @@ import {
   type ChatHistoryItem,
   type ChatModelFunctions,
   type ChatWrapper,
+  type ChatWrapperGenerateContextStateOptions,
   LlamaChat,
   type LlamaContextSequence,
   type LlamaModel,
@@ -94,11 +95,9 @@ class Engine implements LlamaCppEngine {
     functions: ChatModelFunctions | undefined,
     wrapper: ChatWrapper = this.wrapper,
   ): LlamaText {
-    const state = wrapper.generateContextState({
-      chatHistory: history,
-      availableFunctions: functions,
-      documentFunctionParams: true,
-    });
+    const options: ChatWrapperGenerateContextStateOptions = { chatHistory: history, documentFunctionParams: true };
+    if (functions !== undefined) options.availableFunctions = functions;
+    const state = wrapper.generateContextState(options);
     return state.contextText;
   }
 

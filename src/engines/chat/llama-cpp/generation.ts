@@ -1,6 +1,7 @@
 import type {
   ChatHistoryItem,
   ChatModelFunctions,
+  LLamaChatGenerateResponseOptions,
   LlamaChat,
   LlamaChatResponse,
   LlamaGrammar,
@@ -55,18 +56,25 @@ export async function* runGeneration(input: GenerationInput, signal: CancelSigna
   const { sampling } = request;
   const greedy = sampling.greedy || sampling.temperature === 0;
 
+  // node-llama-cpp's options take a value or nothing (its types refuse undefined): a setting left
+  // out keeps the library's default.
+  const tuning: Pick<
+    LLamaChatGenerateResponseOptions,
+    'temperature' | 'topP' | 'topK' | 'seed' | 'customStopTriggers' | 'budgets'
+  > = { temperature: greedy ? 0 : sampling.temperature };
+  if (!greedy) tuning.topP = sampling.topP;
+  if (!greedy && sampling.topK !== undefined) tuning.topK = sampling.topK;
+  if (sampling.seed !== undefined) tuning.seed = sampling.seed;
+  if (request.stop.length > 0) tuning.customStopTriggers = request.stop;
+  if (!request.thinking) tuning.budgets = { thoughtTokens: 0 };
+
   const common = {
     signal: stopper.signal,
     stopOnAbortSignal: true,
     maxTokens,
-    temperature: greedy ? 0 : sampling.temperature,
-    topP: greedy ? undefined : sampling.topP,
-    topK: greedy ? undefined : sampling.topK,
-    seed: sampling.seed,
+    ...tuning,
     // The API has no repetition penalty; node-llama-cpp enables one by default.
     repeatPenalty: false as const,
-    customStopTriggers: request.stop.length > 0 ? request.stop : undefined,
-    budgets: request.thinking ? undefined : { thoughtTokens: 0 },
     onResponseChunk(chunk: {
       type: 'segment' | undefined;
       segmentType: string | undefined;

@@ -33,6 +33,7 @@ export class ContentTemplate {
   static of(data: string, chunk: WireChunk): ContentTemplate | undefined {
     const delta = chunk.choices![0]!.delta!;
     const text = delta.content;
+    if (typeof text !== 'string') return undefined;
     // The marker in the text's place for one serialisation (a replacer function would be called
     // for every key); the chunk is the caller's own parse, put back as it was.
     delta.content = MARKER;

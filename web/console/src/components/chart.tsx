@@ -8,6 +8,8 @@ export interface ChartSeries {
 }
 
 const PALETTE = ['#2563eb', '#db2777', '#16a34a', '#ea580c', '#7c3aed', '#0891b2', '#ca8a04', '#dc2626'];
+/** The colour of the i-th series: the palette repeats. */
+const colour = (i: number): string => PALETTE[i % PALETTE.length] ?? '#888';
 
 // Whole-number steps for the y axis: counts of requests and tokens have no halves.
 const WHOLE_STEPS = Array.from({ length: 10 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
@@ -44,8 +46,8 @@ export function Chart({
         {},
         ...series.map((s, i) => ({
           label: s.label,
-          stroke: PALETTE[i % PALETTE.length],
-          fill: `${PALETTE[i % PALETTE.length]}22`,
+          stroke: colour(i),
+          fill: `${colour(i)}22`,
           width: 2,
           points: { show: true, size: 6 },
         })),

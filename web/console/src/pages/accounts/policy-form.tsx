@@ -83,7 +83,7 @@ export function AccountPolicyForm(props: {
             <label for={`policy-${field}`}>{label}</label>
             <input
               id={`policy-${field}`}
-              ref={i === 0 ? first : undefined}
+              ref={i === 0 ? first : null}
               type="number"
               min="0"
               inputMode="numeric"

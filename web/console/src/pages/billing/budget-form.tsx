@@ -56,7 +56,7 @@ export function BudgetForm(props: {
             </label>
             <input
               id={`budget-${k}`}
-              ref={i === 0 ? first : undefined}
+              ref={i === 0 ? first : null}
               inputMode="decimal"
               placeholder="no limit"
               value={values[k]}
