@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseHTML } from '#linkedom';
-import { READABILITY_METHODS, readerDependencyChanges } from '../../src/services/reader/dependencies.js';
+import { readerDependencyChanges } from '../../src/services/reader/dependencies.js';
+import { first, parseDocument } from '../../src/services/reader/dom.js';
 import { toMarkdown } from '../../src/services/reader/markdown.js';
+import { READABILITY_METHODS } from '../../src/services/reader/reader-readability.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   scripts: Record<string, string>;
@@ -70,7 +72,45 @@ describe("vendor/turndown-plugin-gfm: a node's child list is read once", () => {
       'utf8',
     );
     expect(source).not.toContain('for (let i = 0; i < node.childNodes.length; i++)');
-    expect(source.split('const children = node.childNodes;')).toHaveLength(3);
+    // nodeContainsTable, nodeContains and ownRows.
+    expect(source.split('const children = node.childNodes;')).toHaveLength(4);
+  });
+});
+
+describe("vendor/turndown-plugin-gfm: a table's rows are found once per table", () => {
+  const article = (html: string) =>
+    first(parseDocument(`<html><body><article>${html}</article></body></html>`), 'article')!;
+
+  it('turns a linkedom table (which has no `rows`) into a pipe table, without adding `rows` to linkedom', () => {
+    const root = article(
+      '<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></tbody></table>',
+    );
+    const table = first(root, 'table') as object;
+    expect('rows' in table).toBe(false);
+    expect(toMarkdown(root, { gfm: true })).toBe('| a   | b   |\n| --- | --- |\n| 1   | 2   |\n| 3   | 4   |');
+    expect('rows' in table).toBe(false);
+  });
+
+  it("counts a table's own rows, not those of a table nested in one of its cells", () => {
+    // A table holding a table runs its cells as paragraphs (the plugin's rule) and the inner one is
+    // a table of its own; counted with the outer one, its rows would give it a second header row.
+    const nested = article(
+      '<table><tr><td><table><tr><td>x</td><td>y</td></tr><tr><td>z</td></tr></table></td></tr></table>',
+    );
+    expect(toMarkdown(nested, { gfm: true })).toBe('|     |     |\n| --- | --- |\n| x   | y   |\n| z   |');
+    const beside = article(
+      '<table><tr><th>h</th><th>i</th></tr><tr><td>only</td><td><table><tr><td>n</td></tr></table></td></tr></table><p>after</p><table><tr><td>solo</td></tr></table>',
+    );
+    expect(toMarkdown(beside, { gfm: true })).toBe('hionlyn\n\nafter\n\nsolo');
+  });
+
+  it('reads `rows` only in its one helper', () => {
+    const source = readFileSync(
+      new URL('../../vendor/turndown-plugin-gfm/turndown-plugin-gfm.cjs', import.meta.url),
+      'utf8',
+    );
+    expect(source.match(/\.rows\b/g)).toEqual(['.rows']);
+    expect(source).toContain('tableNode.rows || ownRows(tableNode, [])');
   });
 });
 
@@ -80,7 +120,7 @@ describe('readerDependencyChanges: what serve logs as in effect', () => {
     expect(changes.map((change) => [change.name, change.how, change.inEffect])).toEqual([
       ['linkedom', 'vendored', true],
       ['@joplin/turndown-plugin-gfm', 'vendored', true],
-      ['@mozilla/readability', 'instance', true],
+      ['@mozilla/readability', 'subclass', true],
     ]);
     const readability = changes.find((change) => change.name === '@mozilla/readability');
     expect(readability?.version).toBe(packageJson.dependencies['@mozilla/readability']);

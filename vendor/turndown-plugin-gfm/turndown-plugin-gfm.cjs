@@ -49,6 +49,32 @@ let options_ = null;
 // Caching it means we went from about 9000 ms for rendering down to 90 ms.
 // Fixes https://github.com/laurent22/joplin/issues/6736
 const tableShouldBeSkippedCache_ = new WeakMap();
+// gen-platform: a table's rows are found once per table (vendor/README.md)
+const tableRowsCache_ = new WeakMap();
+
+function tableRows(tableNode) {
+  let rows = tableRowsCache_.get(tableNode);
+  if (rows === undefined) {
+    rows = tableNode.rows || ownRows(tableNode, []);
+    tableRowsCache_.set(tableNode, rows);
+  }
+  return rows;
+}
+
+// The table's own rows in document order, not those of tables nested in it: for a DOM whose
+// tables have no `rows` (linkedom).
+function ownRows(node, rows) {
+  const children = node.childNodes;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child.nodeType !== 1) continue;
+    const name = child.localName.toLowerCase();
+    if (name === 'table') continue;
+    if (name === 'tr') rows.push(child);
+    ownRows(child, rows);
+  }
+  return rows;
+}
 
 function getAlignment(node) {
   return node ? (node.getAttribute('align') || node.style.textAlign || '').toLowerCase() : '';
@@ -68,8 +94,9 @@ function getColumnAlignment(table, columnIndex) {
 
   var align = '';
 
-  for (var i = 0; i < table.rows.length; ++i) {
-    var row = table.rows[i];
+  var rows = tableRows(table); // gen-platform: read once (vendor/README.md)
+  for (var i = 0; i < rows.length; ++i) {
+    var row = rows[i];
     if (columnIndex < row.childNodes.length) {
       var cellAlignment = getAlignment(row.childNodes[columnIndex]);
       ++votes[cellAlignment];
@@ -323,7 +350,7 @@ const nodeHasCustomFormatting = (node) => {
 const tableHasCustomStyles = (tableNode) => {
   if (nodeHasCustomFormatting(tableNode)) return true;
 
-  const rows = tableNode.rows;
+  const rows = tableRows(tableNode); // gen-platform: read once (vendor/README.md)
   if (!rows) return false;
 
   for (let i = 0; i < rows.length; i++) {
@@ -380,8 +407,9 @@ function tableShouldBeSkipped(tableNode) {
 
 function tableShouldBeSkipped_(tableNode) {
   if (!tableNode) return true;
-  if (!tableNode.rows) return true;
-  if (tableNode.rows.length === 1 && tableNode.rows[0].childNodes.length <= 1) return true; // Table with only one cell
+  const rows = tableRows(tableNode); // gen-platform: read once (vendor/README.md)
+  if (!rows) return true;
+  if (rows.length === 1 && rows[0].childNodes.length <= 1) return true; // Table with only one cell
   if (nodeContainsTable(tableNode)) return true;
   return false;
 }
@@ -414,8 +442,9 @@ function handleColSpan(content, node, emptyChar) {
 
 function tableColCount(node) {
   let maxColCount = 0;
-  for (let i = 0; i < node.rows.length; i++) {
-    const row = node.rows[i];
+  const rows = tableRows(node); // gen-platform: read once (vendor/README.md)
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
     const colCount = row.childNodes.length;
     if (colCount > maxColCount) maxColCount = colCount;
   }

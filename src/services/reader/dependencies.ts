@@ -1,32 +1,22 @@
-import { Readability } from '@mozilla/readability';
+import { missingReadabilityMethods, READABILITY_METHODS } from './reader-readability.js';
 
 /** A dependency the reader runs with a change of ours, and whether that change is in effect. */
 export interface DependencyChange {
   name: string;
   version: string;
-  /** `vendored`: a changed copy shipped in this package (vendor/); `instance`: methods replaced on our own instance. */
-  how: 'vendored' | 'instance';
+  /** `vendored`: a changed copy shipped in this package (vendor/); `subclass`: a subclass of ours overrides its methods. */
+  how: 'vendored' | 'subclass';
   change: string;
   inEffect: boolean;
 }
 
-/** The private Readability methods extract.ts replaces on its instance (each only when present). */
-export const READABILITY_METHODS = [
-  '_isValidByline',
-  '_isProbablyVisible',
-  '_isElementWithoutContent',
-  '_grabArticle',
-  '_getAllNodesWithTag',
-] as const;
-
 /**
  * What the reader runs with that is not the dependencies as published: logged at start-up, so that
  * an upgrade that silently turns a change off shows there. The vendored copies are always in effect
- * (they are this package's own files); Readability's replacements only while it still has those methods.
+ * (they are this package's own files); ReaderReadability's overrides only while Readability still has those methods.
  */
 export function readerDependencyChanges(): DependencyChange[] {
-  const proto = Readability.prototype as unknown as Record<string, unknown>;
-  const missing = READABILITY_METHODS.filter((name) => typeof proto[name] !== 'function');
+  const missing = missingReadabilityMethods();
   return [
     {
       name: 'linkedom',
@@ -39,14 +29,15 @@ export function readerDependencyChanges(): DependencyChange[] {
       name: '@joplin/turndown-plugin-gfm',
       version: '1.0.68',
       how: 'vendored',
-      change: "table tests read each node's child list once",
+      change:
+        "table tests read each node's child list once; a table's rows are found once per table, also where the DOM has no `rows` (linkedom)",
       inEffect: true,
     },
     {
       name: '@mozilla/readability',
       version: '0.6.0',
-      how: 'instance',
-      change: `faster ${READABILITY_METHODS.join(', ')} with the same answers${missing.length ? `; missing here: ${missing.join(', ')}` : ''}`,
+      how: 'subclass',
+      change: `ReaderReadability overrides ${READABILITY_METHODS.join(', ')} with faster ones giving the same answers${missing.length ? `; missing here: ${missing.join(', ')}` : ''}`,
       inEffect: missing.length === 0,
     },
   ];

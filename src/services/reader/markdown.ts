@@ -1,6 +1,6 @@
 import TurndownService from 'turndown';
 import { gfm } from '#turndown-plugin-gfm';
-import { all, closest, type DomElement, first } from './dom.js';
+import { all, closest, type DomElement } from './dom.js';
 
 /**
  * Article HTML to Markdown. GFM (pipe tables, strikethrough, task lists) unless `no_gfm`, which
@@ -90,31 +90,6 @@ export function escapeWhereNeeded(this: TurndownService, text: string): string {
 
 const services = new Map<boolean, TurndownService>();
 
-/**
- * linkedom's tables have no `rows`, which the GFM table rule reads (without it every table is
- * skipped, its cells run together). Added once to linkedom's table prototype: the table's own rows,
- * not those of tables nested in it.
- */
-function addTableRows(table: DomElement): void {
-  const proto = Object.getPrototypeOf(table) as object;
-  if ('rows' in proto) return;
-  Object.defineProperty(proto, 'rows', {
-    configurable: true,
-    get(this: DomElement) {
-      // The rule reads it once per cell; the tree does not change during a conversion.
-      let rows = rowsCache.get(this);
-      if (!rows) {
-        rows = all(this, 'tr').filter((row) => row.parentElement && closest(row.parentElement, 'table') === this);
-        rowsCache.set(this, rows);
-      }
-      return rows;
-    },
-  });
-}
-
-/** Rows per table for one conversion (reset by each toMarkdown call). */
-let rowsCache = new WeakMap<DomElement, DomElement[]>();
-
 const TABLE_PARTS = 'td, th, tr, thead, tbody, tfoot, caption, colgroup, col';
 
 /**
@@ -124,8 +99,6 @@ const TABLE_PARTS = 'td, th, tr, thead, tbody, tfoot, caption, colgroup, col';
  * content; the GFM table rules expect every cell to have its table).
  */
 function prepare(root: DomElement): void {
-  const table = first(root, 'table');
-  if (table) addTableRows(table);
   for (const part of all(root, TABLE_PARTS)) {
     if (part.parentElement && closest(part.parentElement, 'table')) continue;
     part.replaceWith(...Array.from(part.childNodes));
@@ -140,7 +113,6 @@ function prepare(root: DomElement): void {
  * is handed a stand-in whose clone is the element itself; the caller reads nothing of it afterwards.
  */
 export function toMarkdown(article: DomElement | string, options: { gfm: boolean }): string {
-  rowsCache = new WeakMap();
   let input: DomElement | string | { nodeType: number; cloneNode(): DomElement } = article;
   if (typeof article !== 'string') {
     prepare(article);
