@@ -14,6 +14,7 @@ const WEATHER = {
 
 describe('counting with a Hugging Face tokenizer.json and its chat template', () => {
   const counter = new HfTokenCounter(QWEN3);
+  afterAll(() => counter.close());
 
   it('frames the messages as the template does: <|im_start|>user\\nHello<|im_end|>\\n<|im_start|>assistant\\n', async () => {
     expect(await counter.count([{ role: 'user', content: 'Hello' }], [], true)).toBe(9);

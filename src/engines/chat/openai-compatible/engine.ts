@@ -47,13 +47,16 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
     },
     countTokens: (messages, tools, signal) =>
       resolved.tokenizeUrl === undefined && options.tokenCounter
-        ? options.tokenCounter.count(messages, tools, resolved.capabilities.thinking)
+        ? options.tokenCounter.count(messages, tools, resolved.capabilities.thinking, signal)
         : tokenizer.count(messages, tools, signal),
     // undici counts them already: read at scrape time, nothing is counted per request.
     stats: () => {
       const pool = agent.stats[resolved.origin];
       return { inFlight: pool?.running ?? 0, waiting: pool?.pending ?? 0, healthy: true };
     },
-    close: () => agent.close(),
+    close: async () => {
+      await options.tokenCounter?.close?.();
+      await agent.close();
+    },
   };
 }
