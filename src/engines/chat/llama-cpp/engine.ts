@@ -21,6 +21,7 @@ import type {
   ChatStreamPart,
   FunctionTool,
 } from '../types.js';
+import { stepBatching } from './batch-order.js';
 import { detectCapabilities } from './capabilities.js';
 import { forcedCallWrapper } from './forced-call.js';
 import { runGeneration } from './generation.js';
@@ -183,11 +184,15 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
   const llama = await sharedLlama(o.gpu);
   const model = await llama.loadModel({ modelPath: o.modelPath, gpuLayers: o.gpu === false ? 0 : 'auto' });
   try {
+    let leased = (): number => 0;
+    const batching = stepBatching(() => leased());
     const context = await model.createContext({
       contextSize: o.contextSize,
       sequences: o.parallel,
       threads: o.threads,
+      batching: batching.options,
     });
+    batching.attach(context);
     const wrapper = resolveChatWrapper(model);
     const slots: Slot[] = [];
     for (let i = 0; i < o.parallel; i++) {
@@ -197,6 +202,7 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
     const trained = info.architectureMetadata.context_length ?? 0;
     const capabilities = detectCapabilities(wrapper, trained, o);
     const pool = new SequencePool(slots, o.queueLimit);
+    leased = () => pool.size - pool.available;
     const dispose = async () => {
       await context.dispose();
       await model.dispose();
