@@ -12,7 +12,11 @@ import v8 from 'node:v8';
  * bench's server (20,000 chats at c=64, `--trace-gc-nvp`): 60 MB (JSON) and 80 MB (SSE) were
  * promoted, against 2 MB with pretenuring off. Scavenge pauses halved; CPU per request fell by
  * 9 % (JSON) and 14 % (SSE). Set here, not on the command line, so that `npx gen-platform serve`
- * and `npm start` get it alike; `serve` logs it at start-up ("dependencies in effect").
+ * and `npm start` get it alike: Node refuses this flag in NODE_OPTIONS, and a `#!` line cannot pass
+ * it portably. It is a setting of this process alone (no
+ * library's object is changed), made by its own command before it builds the services and the
+ * server; `serve` logs it at start-up ("dependencies in effect"). The other commands are
+ * short-lived and keep V8's default.
  */
 const NO_PRETENURING = '--no-allocation-site-pretenuring';
 
