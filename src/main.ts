@@ -8,7 +8,7 @@ const env: CliEnv = {
   vars: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
-  ...(process.stderr.isTTY ? { status: (text: string) => process.stderr.write(text) } : {}),
+  status: process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
 };
 
 runCli(process.argv.slice(2), env).then(

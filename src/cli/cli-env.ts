@@ -4,6 +4,6 @@ export interface CliEnv {
   vars: Readonly<Record<string, string | undefined>>;
   out(line: string): void;
   err(line: string): void;
-  /** Rewrites the current terminal line (progress bars); absent when stderr is not a terminal. */
-  status?(text: string): void;
+  /** Rewrites the current terminal line (progress bars); absent or undefined when stderr is not a terminal. */
+  status?: ((text: string) => void) | undefined;
 }

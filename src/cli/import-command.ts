@@ -26,7 +26,8 @@ export async function importCommand(
   const result = await importJsonl(
     index,
     file,
-    { checkpoint, ...(options.collection ? { collection: options.collection } : {}) },
+    // An empty --collection is none: each line's own.
+    { checkpoint, collection: options.collection || undefined },
     (p) =>
       bar.update(
         p.bytes,

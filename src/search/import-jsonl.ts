@@ -6,8 +6,8 @@ import { prepareDocument } from './text/document.js';
 import { DEFAULT_COLLECTION, type SearchDocument, type SearchIndex } from './types.js';
 
 export interface ImportOptions {
-  /** Overrides a line's own `collection`; default: the line's, else `web`. */
-  collection?: string;
+  /** Overrides a line's own `collection`; absent or undefined: the line's, else `web`. */
+  collection?: string | undefined;
   /** Documents per upsert (one transaction each). */
   batchSize?: number;
   /**

@@ -9,10 +9,10 @@ export function openSearchEngines(config: Config): Map<string, SearchEngine> {
       name,
       new SearxngEngine({
         baseUrl: e.base_url,
-        ...(e.timeout_ms ? { timeoutMs: e.timeout_ms } : {}),
-        ...(e.max_pages ? { maxPages: e.max_pages } : {}),
-        ...(e.language ? { language: e.language } : {}),
-        ...(e.categories ? { categories: e.categories } : {}),
+        timeoutMs: e.timeout_ms,
+        maxPages: e.max_pages,
+        language: e.language,
+        categories: e.categories,
       }),
     ]),
   );

@@ -40,8 +40,8 @@ export interface SearchHit {
   snippet: string;
   /** Site name: the document's `site`, or its host without `www.`. */
   site: string;
-  /** ISO 8601, as normalised at indexing. */
-  published?: string;
+  /** ISO 8601, as normalised at indexing; absent or undefined when undated. */
+  published?: string | undefined;
   /** Higher is better; comparable only within one answer. */
   score: number;
 }

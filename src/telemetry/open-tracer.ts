@@ -27,6 +27,6 @@ export async function openTracer(
     serviceVersion: version,
     resourceAttributes: tracing.resource_attributes,
     sampleRatio: tracing.sample_ratio,
-    ...(onExportError ? { onExportError } : {}),
+    onExportError,
   });
 }

@@ -14,7 +14,7 @@ export interface OtelTracerOptions {
   /** Share of new traces recorded; a caller's sampling decision is followed. */
   sampleRatio: number;
   /** Where a failed export is said (at most once a minute). */
-  onExportError?: (err: unknown) => void;
+  onExportError?: ((err: unknown) => void) | undefined;
 }
 
 /** Spans wait at most this long before they are sent (they also go when a batch is full). */

@@ -24,8 +24,9 @@ export function backendHttp(
   label: string,
   logger: EngineContext['log'],
   options: {
-    headers?: Record<string, string>;
-    apiKey?: string;
+    headers?: Record<string, string> | undefined;
+    /** Sent as a bearer token; absent, undefined or empty: none. */
+    apiKey?: string | undefined;
     maxBytes: number;
     timeoutMs: number;
     outbound: Fetcher;

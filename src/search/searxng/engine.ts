@@ -9,11 +9,14 @@ import { type SearxngResult, toHit } from './map.js';
 export interface SearxngOptions {
   /** The SearXNG instance, e.g. `http://127.0.0.1:8888`; its settings must allow `format: json`. */
   baseUrl: string;
-  timeoutMs?: number;
-  /** SearXNG answers ~10-20 results a page; more pages are fetched until `count` is reached. */
-  maxPages?: number;
-  language?: string;
-  categories?: string;
+  /** Absent or undefined: 10 s. */
+  timeoutMs?: number | undefined;
+  /** SearXNG answers ~10-20 results a page; more pages are fetched until `count` is reached. Default 3. */
+  maxPages?: number | undefined;
+  /** Absent, undefined or empty: the instance's default. */
+  language?: string | undefined;
+  /** Absent, undefined or empty: the instance's default. */
+  categories?: string | undefined;
 }
 
 /** A results page is a few kilobytes of JSON; anything past this is not SearXNG's answer. */
@@ -31,13 +34,15 @@ const TIME_RANGE: Record<Exclude<Recency, 'noLimit'>, string> = {
  * are the platform's own index's concept, so a query for other collections than `web` finds nothing.
  */
 export class SearxngEngine implements SearchEngine {
-  readonly #options: Required<Omit<SearxngOptions, 'language' | 'categories'>> &
-    Pick<SearxngOptions, 'language' | 'categories'>;
+  readonly #options: { baseUrl: string; timeoutMs: number; maxPages: number } & Pick<
+    SearxngOptions,
+    'language' | 'categories'
+  >;
   /** The instance the operator configured, reached as configured (often on loopback). */
   readonly #fetcher: Fetcher = createUpstreamFetcher();
 
   constructor(options: SearxngOptions) {
-    this.#options = { timeoutMs: 10_000, maxPages: 3, ...options };
+    this.#options = { ...options, timeoutMs: options.timeoutMs ?? 10_000, maxPages: options.maxPages ?? 3 };
   }
 
   async query(q: SearchQuery): Promise<SearchHit[]> {

@@ -32,7 +32,7 @@ export function toHit(result: SearxngResult, rank: number): SearchHit | undefine
     title: text(result.title) || url,
     snippet: text(result.content),
     site: siteName(undefined, host),
-    ...(published === undefined ? {} : { published }),
+    published,
     // SearXNG's own merged score when present; else rank order (earlier is better).
     score: typeof result.score === 'number' && Number.isFinite(result.score) ? result.score : 1 / (rank + 1),
   };

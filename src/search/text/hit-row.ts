@@ -19,7 +19,7 @@ export function hitFromRow(row: HitRow, terms: string[]): SearchHit {
     title: row.title,
     snippet: makeSnippet(row.content, terms),
     site: siteName(row.site, row.host),
-    ...(row.published === null ? {} : { published: row.published }),
+    published: row.published ?? undefined,
     score: Number(row.score),
   };
 }

@@ -67,7 +67,7 @@ export interface ImageServiceDeps {
   /** When tracing is on: a span per job and per engine call. */
   tracer?: Tracer | undefined;
   /** Where a priced task's cost is recorded (the record settles its reservation). */
-  usage?: Pick<UsageRecorder, 'record'>;
+  usage?: Pick<UsageRecorder, 'record'> | undefined;
   /** Where a priced task that failed gives its reservation back. */
   money?: Pick<MoneyStore, 'release'>;
 }

@@ -57,7 +57,7 @@ export async function openImageService(
     config: c,
     kick: () => workers?.kick(),
     tracer: deps.tracer,
-    ...(deps.usage ? { usage: deps.usage } : {}),
+    usage: deps.usage,
     money: deps.store.money,
   });
   workers = new TaskWorkers({

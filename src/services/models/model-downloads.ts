@@ -13,8 +13,8 @@ export interface RetryPolicy {
 export interface StartOptions {
   /** Download the remote models now (`embedded.preload`); otherwise they download on first use. */
   download: boolean;
-  /** Writes a progress line in place, when the server runs on a terminal. */
-  terminal?: (text: string) => void;
+  /** Writes a progress line in place, when the server runs on a terminal (absent or undefined: it does not). */
+  terminal?: ((text: string) => void) | undefined;
   /** After a failed download; default 5 s, doubling up to 5 min. */
   retry?: RetryPolicy;
 }

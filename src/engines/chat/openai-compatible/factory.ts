@@ -156,7 +156,7 @@ export const openAICompatibleFactory = defineChatEngine({
     return createOpenAICompatibleEngine({
       baseUrl: o.base_url,
       model: o.model,
-      ...(o.api_key ? { apiKey: o.api_key } : {}),
+      apiKey: o.api_key,
       capabilities: {
         tools: o.tools,
         thinking: o.thinking,
@@ -165,45 +165,30 @@ export const openAICompatibleFactory = defineChatEngine({
         maxContext: o.max_context,
         maxOutput: o.max_output,
       },
-      ...(o.tokenize_url ? { tokenizeUrl: o.tokenize_url } : {}),
-      ...(o.tokenizer_api ? { tokenizerApi: o.tokenizer_api } : {}),
-      ...(o.tokenizer ? { tokenCounter: new HfTokenCounter(path.resolve(context.configDir, o.tokenizer)) } : {}),
-      ...(ctl
-        ? {
-            thinking: {
-              ...(ctl.chat_template_kwargs === undefined ? {} : { chatTemplateKwargs: ctl.chat_template_kwargs }),
-              ...(ctl.reasoning_effort ? { reasoningEffort: ctl.reasoning_effort } : {}),
-            },
-          }
-        : {}),
-      ...(o.reasoning_field ? { reasoningField: o.reasoning_field } : {}),
-      ...(o.max_tokens_field ? { maxTokensField: o.max_tokens_field } : {}),
-      ...(o.tool_call_ids ? { toolCallIds: o.tool_call_ids } : {}),
-      ...(o.stream === undefined ? {} : { stream: o.stream }),
-      ...(o.json_mode ? { jsonMode: o.json_mode } : {}),
-      ...(o.think_tags === undefined ? {} : { thinkTags: o.think_tags }),
-      ...(o.extra_body ? { extraBody: o.extra_body } : {}),
-      ...(o.headers ? { headers: o.headers } : {}),
-      ...(t
-        ? {
-            timeouts: {
-              ...(t.connect_ms ? { connectMs: t.connect_ms } : {}),
-              ...(t.headers_ms ? { headersMs: t.headers_ms } : {}),
-              ...(t.idle_ms ? { idleMs: t.idle_ms } : {}),
-              ...(t.keep_alive_ms ? { keepAliveMs: t.keep_alive_ms } : {}),
-            },
-          }
-        : {}),
-      ...(o.connections ? { connections: o.connections } : {}),
-      ...(o.limits
-        ? {
-            limits: {
-              ...(o.limits.max_event_bytes ? { maxEventBytes: o.limits.max_event_bytes } : {}),
-              ...(o.limits.max_json_bytes ? { maxJsonBytes: o.limits.max_json_bytes } : {}),
-              ...(o.limits.max_reply_bytes ? { maxReplyBytes: o.limits.max_reply_bytes } : {}),
-            },
-          }
-        : {}),
+      tokenizeUrl: o.tokenize_url,
+      tokenizerApi: o.tokenizer_api,
+      tokenCounter: o.tokenizer ? new HfTokenCounter(path.resolve(context.configDir, o.tokenizer)) : undefined,
+      thinking: ctl && { chatTemplateKwargs: ctl.chat_template_kwargs, reasoningEffort: ctl.reasoning_effort },
+      reasoningField: o.reasoning_field,
+      maxTokensField: o.max_tokens_field,
+      toolCallIds: o.tool_call_ids,
+      stream: o.stream,
+      jsonMode: o.json_mode,
+      thinkTags: o.think_tags,
+      extraBody: o.extra_body,
+      headers: o.headers,
+      timeouts: t && {
+        connectMs: t.connect_ms,
+        headersMs: t.headers_ms,
+        idleMs: t.idle_ms,
+        keepAliveMs: t.keep_alive_ms,
+      },
+      connections: o.connections,
+      limits: o.limits && {
+        maxEventBytes: o.limits.max_event_bytes,
+        maxJsonBytes: o.limits.max_json_bytes,
+        maxReplyBytes: o.limits.max_reply_bytes,
+      },
       logger: context.log,
     });
   },

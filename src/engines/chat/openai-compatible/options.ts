@@ -10,9 +10,9 @@ export type { UpstreamLogger };
  */
 export interface ThinkingControl {
   /** `chat_template_kwargs: {enable_thinking}`: vLLM, SGLang, llama.cpp server. */
-  chatTemplateKwargs?: boolean;
+  chatTemplateKwargs?: boolean | undefined;
   /** `reasoning_effort` values for thinking on and off; Ollama turns thinking off with `none`. */
-  reasoningEffort?: { enabled?: string; disabled?: string };
+  reasoningEffort?: { enabled?: string; disabled?: string } | undefined;
 }
 
 export interface OpenAICompatibleOptions {
@@ -21,71 +21,77 @@ export interface OpenAICompatibleOptions {
   /** Model name the upstream knows, e.g. `Qwen/Qwen3-8B` or `qwen3:1.7b`. */
   model: string;
   /** Already resolved secret (the config layer reads the environment). */
-  apiKey?: string;
+  apiKey?: string | undefined;
   capabilities: ChatEngineCapabilities;
   /** Full URL of the upstream's `POST /tokenize` (vLLM's or llama.cpp server's; it lives outside `/v1`). */
-  tokenizeUrl?: string;
+  tokenizeUrl?: string | undefined;
   /**
    * The shape of that endpoint: `vllm` (`{model, messages}` → `{count}`), `llama-server`
    * (`/apply-template` then `/tokenize {content}`), `auto` (default: found by the first call; with no
    * tokenize URL, `<origin>/tokenize` is tried once) or `none`.
    */
-  tokenizerApi?: TokenizerApi;
+  tokenizerApi?: TokenizerApi | undefined;
   /** Counts locally when the upstream has no tokenize endpoint (a Hugging Face tokenizer.json). */
-  tokenCounter?: TokenCounter;
+  tokenCounter?: TokenCounter | undefined;
   /** Default: `{chatTemplateKwargs: true}` when the deployment declares thinking, else nothing. */
-  thinking?: ThinkingControl;
+  thinking?: ThinkingControl | undefined;
   /** Field that carries earlier turns' reasoning upstream; `none` drops it. Default `reasoning_content`. */
-  reasoningField?: 'reasoning_content' | 'reasoning' | 'none';
+  reasoningField?: 'reasoning_content' | 'reasoning' | 'none' | undefined;
   /** Hosted reasoning models want `max_completion_tokens`. Default `max_tokens`. */
-  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens' | undefined;
   /**
    * `generate` (default) replaces upstream tool-call ids with the API's `call_<24 hex>`; `upstream`
    * passes them through, for upstreams that validate the ids they issued (Mistral templates).
    */
-  toolCallIds?: 'generate' | 'upstream';
+  toolCallIds?: 'generate' | 'upstream' | undefined;
   /** Ask for SSE (default). `false` for upstreams without streaming; the reply then arrives whole. */
-  stream?: boolean;
+  stream?: boolean | undefined;
   /**
    * Reasoning that the upstream leaves in `content` as `<think>…</think>` is split out. Default: on
    * for deployments that declare thinking (a no-op where the upstream splits it itself).
    */
-  thinkTags?: boolean;
+  thinkTags?: boolean | undefined;
   /** How JSON mode is asked for: `json_schema` (default, an open object schema) or `json_object`. */
-  jsonMode?: 'json_schema' | 'json_object';
+  jsonMode?: 'json_schema' | 'json_object' | undefined;
   /** Fields merged into every chat request body (upstream-specific knobs the config wants to set). */
-  extraBody?: Record<string, unknown>;
-  headers?: Record<string, string>;
-  timeouts?: {
-    /** TCP/TLS connect. Default 10 s. */
-    connectMs?: number;
-    /** Until response headers (a non-stream upstream sends them after the whole generation). Default 300 s. */
-    headersMs?: number;
-    /** Longest silence between two body chunks (covers prefill of a long prompt). Default 300 s. */
-    idleMs?: number;
-    /**
-     * How long an idle connection is kept for the next request. Default 2 s: under the upstreams' own
-     * idle close (llama.cpp server and uvicorn 5 s), so that we let a socket go before they do.
-     */
-    keepAliveMs?: number;
-  };
+  extraBody?: Record<string, unknown> | undefined;
+  headers?: Record<string, string> | undefined;
+  timeouts?:
+    | {
+        /** TCP/TLS connect. Default 10 s. */
+        connectMs?: number | undefined;
+        /** Until response headers (a non-stream upstream sends them after the whole generation). Default 300 s. */
+        headersMs?: number | undefined;
+        /** Longest silence between two body chunks (covers prefill of a long prompt). Default 300 s. */
+        idleMs?: number | undefined;
+        /**
+         * How long an idle connection is kept for the next request. Default 2 s: under the upstreams' own
+         * idle close (llama.cpp server and uvicorn 5 s), so that we let a socket go before they do.
+         */
+        keepAliveMs?: number | undefined;
+      }
+    | undefined;
   /** Keep-alive connections per upstream origin. Default 256. */
-  connections?: number;
+  connections?: number | undefined;
   /** What one reply may hold; past a bound the call ends as an upstream failure naming it. */
-  limits?: ReplyLimits;
-  logger?: UpstreamLogger;
+  limits?: ReplyLimits | undefined;
+  logger?: UpstreamLogger | undefined;
 }
 
-export interface ReplyLimits {
+/** What one reply may hold, every bound set. */
+export interface ReplyBounds {
   /** One SSE event (its data and its unfinished line), in characters. Default 1 MiB. */
-  maxEventBytes?: number;
+  maxEventBytes: number;
   /** One JSON reply (a non-stream reply, an error body, a /tokenize answer). Default 16 MiB. */
-  maxJsonBytes?: number;
+  maxJsonBytes: number;
   /** A whole streamed reply, every byte of its body counted. Default 64 MiB. */
-  maxReplyBytes?: number;
+  maxReplyBytes: number;
 }
 
-export const DEFAULT_LIMITS: Required<ReplyLimits> = {
+/** The bounds a deployment sets; one left out or undefined keeps its default. */
+export type ReplyLimits = { [K in keyof ReplyBounds]?: ReplyBounds[K] | undefined };
+
+export const DEFAULT_LIMITS: ReplyBounds = {
   maxEventBytes: 1 << 20,
   maxJsonBytes: 16 << 20,
   maxReplyBytes: 64 << 20,
@@ -114,7 +120,7 @@ export interface ResolvedOptions {
   idleMs: number;
   keepAliveMs: number;
   connections: number;
-  limits: Required<ReplyLimits>;
+  limits: ReplyBounds;
   logger: UpstreamLogger | undefined;
   /** For log lines and error messages: where the failure happened, without credentials. */
   label: string;
@@ -146,16 +152,12 @@ export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOption
     idleMs: options.timeouts?.idleMs ?? 300_000,
     keepAliveMs: options.timeouts?.keepAliveMs ?? 2_000,
     connections: options.connections ?? 256,
-    limits: { ...DEFAULT_LIMITS, ...definedOnly(options.limits) },
+    limits: {
+      maxEventBytes: options.limits?.maxEventBytes ?? DEFAULT_LIMITS.maxEventBytes,
+      maxJsonBytes: options.limits?.maxJsonBytes ?? DEFAULT_LIMITS.maxJsonBytes,
+      maxReplyBytes: options.limits?.maxReplyBytes ?? DEFAULT_LIMITS.maxReplyBytes,
+    },
     logger: options.logger,
     label: `${base.origin}${basePath} (${options.model})`,
   };
-}
-
-function definedOnly(limits: ReplyLimits | undefined): ReplyLimits {
-  const out: ReplyLimits = {};
-  if (limits?.maxEventBytes !== undefined) out.maxEventBytes = limits.maxEventBytes;
-  if (limits?.maxJsonBytes !== undefined) out.maxJsonBytes = limits.maxJsonBytes;
-  if (limits?.maxReplyBytes !== undefined) out.maxReplyBytes = limits.maxReplyBytes;
-  return out;
 }

@@ -25,8 +25,8 @@ export const a1111Factory = defineImageEngine({
   schema: A1111Deployment,
   async create(o, context) {
     const http = backendHttp(o.base_url, context.log, {
-      ...(o.headers ? { headers: o.headers } : {}),
-      ...(o.api_key ? { apiKey: o.api_key } : {}),
+      headers: o.headers,
+      apiKey: o.api_key,
       maxBytes: context.maxImageBytes,
       timeoutMs: context.timeoutMs,
       outbound: context.outbound,

@@ -50,8 +50,8 @@ export const comfyFactory = defineImageEngine({
   async create(o, context) {
     const workflow = loadWorkflow(o.workflow, context.configDir, o.inputs, 'comfyui deployment');
     const http = backendHttp(o.base_url, context.log, {
-      ...(o.headers ? { headers: o.headers } : {}),
-      ...(o.api_key ? { apiKey: o.api_key } : {}),
+      headers: o.headers,
+      apiKey: o.api_key,
       maxBytes: context.maxImageBytes,
       timeoutMs: context.timeoutMs,
       outbound: context.outbound,

@@ -36,8 +36,8 @@ export const openAIImageFactory = defineImageEngine({
   schema: OpenAIImageDeployment,
   async create(o, context) {
     const http = backendHttp(`${o.base_url} (${o.model})`, context.log, {
-      ...(o.headers ? { headers: o.headers } : {}),
-      ...(o.api_key ? { apiKey: o.api_key } : {}),
+      headers: o.headers,
+      apiKey: o.api_key,
       maxBytes: context.maxImageBytes,
       timeoutMs: context.timeoutMs,
       outbound: context.outbound,
