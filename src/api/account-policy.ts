@@ -28,21 +28,46 @@ export const AccountPolicyBody = Type.Object(
         },
       ),
     ),
+    windows: Type.Optional(
+      Type.Union(
+        [
+          Type.Array(
+            Type.Object(
+              {
+                requests: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
+                hours: Type.Number({ exclusiveMinimum: 0, maximum: 24 * 366 }),
+              },
+              { additionalProperties: false },
+            ),
+            { maxItems: 8 },
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            'Usage windows every key of the account counts towards together (`[{requests: 5000, hours: 5}]`; one more gets 1308; a key may only narrow them); [] = none, null = the configured default (`accounts.windows`).',
+        },
+      ),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
+
+const Window = Type.Object({ requests: Type.Integer(), hours: Type.Number() });
 
 const Numbers = Type.Object({
   concurrent: Type.Integer(),
   requests_per_minute: Type.Integer(),
   max_keys: Type.Integer(),
   models: Type.Array(Type.String()),
+  windows: Type.Array(Window),
 });
 const Own = Type.Object({
   concurrent: Type.Union([Type.Integer(), Type.Null()]),
   requests_per_minute: Type.Union([Type.Integer(), Type.Null()]),
   max_keys: Type.Union([Type.Integer(), Type.Null()]),
   models: Type.Array(Type.String()),
+  windows: Type.Union([Type.Array(Window), Type.Null()]),
 });
 
 /** What an account's keys share: its own settings (null = default) and what is in effect. */

@@ -188,6 +188,11 @@ export const ConfigSchema = Type.Object(
           default: 20,
           description: "Active keys one account may hold; 0 = no cap. An account's own setting replaces these.",
         }),
+        windows: Type.Array(LimitWindow, {
+          default: [],
+          description:
+            'Usage windows shared by all keys of one account (every request of any of its keys counts), e.g. `[{requests: 5000, hours: 5}]`; one more gets 1308.',
+        }),
       },
       {
         additionalProperties: false,

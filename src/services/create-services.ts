@@ -31,6 +31,7 @@ import { PlaygroundTokens } from './keys/playground-tokens.js';
 import { createdKeyMessage, loadServerKey, SecretBox } from './keys/secret-box.js';
 import { ShutdownHooks } from './lifecycle/shutdown-hooks.js';
 import { openLimiter, openSignInLimiter } from './limits/open-limiter.js';
+import { pendingBySubject } from './limits/stored-windows.js';
 import type { PlatformServices } from './platform-services.js';
 import { createReaderService } from './reader/index.js';
 import { traceReader } from './reader/traced-reader.js';
@@ -150,7 +151,12 @@ export async function createServices(config: Config, options: ServiceOptions): P
   });
   // Records that a process which died left in its journal are in the store before the first request.
   await usage.start();
-  const limiter = await openLimiter(config, { store, log, pending: (id, since) => usage.pending(id, since) });
+  const accountPolicies = new AccountPolicies(store, config.accounts);
+  const limiter = await openLimiter(config, {
+    store,
+    log,
+    pending: pendingBySubject(usage, (k) => accountPolicies.knownAccountOf(k)),
+  });
   const signInLimiter = await openSignInLimiter(config, log);
   const context = engineContext(config, log, availableParallelism(), options.configDir);
   const engines = new EngineDirectory(deployments, context);
@@ -185,7 +191,6 @@ export async function createServices(config: Config, options: ServiceOptions): P
     usage,
   });
   const audit = openAudit(config, store, options.auditLog);
-  const accountPolicies = new AccountPolicies(store, config.accounts);
   const keyAdmin = new KeyAdmin(keys, store, audit, accountPolicies);
   const keyAccess = new KeyAccess(store, keys, keyAdmin, usage, config.limits);
   const { billing, money } = await openBilling(config, { store, serverKey, log, audit });

@@ -3,6 +3,7 @@
  * which account holds which key, and the usage figures the console draws. Every implementation
  * passes test/contracts/account-store.contract.ts. Times are Unix milliseconds.
  */
+import type { UsageWindow } from './types.js';
 
 export interface AccountRecord {
   id: string;
@@ -22,6 +23,8 @@ export interface AccountPolicy {
   /** Model codes or patterns every key of the account is held to; absent or empty = every model. */
   models?: string[] | undefined;
   maxKeys?: number | undefined;
+  /** Usage windows every key of the account counts towards together. */
+  windows?: { requests: number; hours: number }[] | undefined;
 }
 
 export interface SessionRecord {
@@ -84,6 +87,8 @@ export interface AccountStore {
   accountPolicy(id: string): Promise<AccountPolicy | undefined>;
   /** Replaces the account's policy (undefined: back to the defaults); false when no such account. */
   setAccountPolicy(id: string, policy: AccountPolicy | undefined): Promise<boolean>;
+  /** Requests since a time of every key the account holds or ever held (its usage windows). */
+  accountUsageWindow(accountId: string, since: number): Promise<UsageWindow>;
 
   /** Time of each key's latest request, by key id (keys never used are absent). */
   lastUsed(keyIds: string[]): Promise<Map<string, number>>;

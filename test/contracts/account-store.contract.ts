@@ -169,6 +169,40 @@ export function runAccountStoreContract(label: string, setup: () => Promise<Acco
       expect(await s.keyOwner('admins')).toBeUndefined();
     });
 
+    it("counts an account's usage window over every key it holds or held, and no other account's", async () => {
+      const t0 = 30_000 * DAY;
+      await s.createAccount(account('win1', { email: 'win1@example.test' }));
+      await s.createAccount(account('win2', { email: 'win2@example.test' }));
+      await s.setKeyOwner('w1', 'win1');
+      await s.setKeyOwner('w2', 'win1');
+      await s.setKeyOwner('w3', 'win2');
+      expect(await s.accountUsageWindow('win1', t0)).toEqual({ count: 0, oldest: undefined });
+      await f.store.recordUsage([
+        usage('w1', t0 - 1, 'gen-4.6'),
+        usage('w1', t0 + 10, 'gen-4.6'),
+        usage('w2', t0 + 5, 'gen-4.6', 429),
+        usage('w2', t0 + 20, undefined),
+        usage('w3', t0 + 1, 'gen-4.6'),
+        usage('nobody', t0 + 1, 'gen-4.6'),
+      ]);
+      expect(await s.accountUsageWindow('win1', t0)).toEqual({ count: 3, oldest: t0 + 5 });
+      expect(await s.accountUsageWindow('win1', t0 + 11)).toEqual({ count: 1, oldest: t0 + 20 });
+      expect(await s.accountUsageWindow('win2', t0)).toEqual({ count: 1, oldest: t0 + 1 });
+      expect(await s.accountUsageWindow('none', 0)).toEqual({ count: 0, oldest: undefined });
+    });
+
+    it('keeps usage windows in an account policy', async () => {
+      const policy = {
+        concurrent: 2,
+        windows: [
+          { requests: 100, hours: 5 },
+          { requests: 1000, hours: 168 },
+        ],
+      };
+      expect(await s.setAccountPolicy('win1', policy)).toBe(true);
+      expect(await s.accountPolicy('win1')).toEqual(policy);
+    });
+
     it('sums usage per UTC day, key and model, and tells when each key was last used', async () => {
       const t0 = 20_000 * DAY;
       await f.store.recordUsage([

@@ -9,15 +9,23 @@ const HOUR = 3_600_000;
 /** The one store method limiters read: request times per key, as usage records would give. */
 export class FakeUsage {
   readonly times = new Map<string, number[]>();
+  /** Key id → the account that holds it. */
+  readonly owners = new Map<string, string>();
   add(keyId: string, at: number): void {
     this.times.set(keyId, [...(this.times.get(keyId) ?? []), at]);
   }
   asStore(): Store {
-    const usageWindow = async (keyId: string, since: number): Promise<UsageWindow> => {
-      const inWindow = (this.times.get(keyId) ?? []).filter((t) => t >= since);
+    const of = (keyIds: string[], since: number): UsageWindow => {
+      const inWindow = keyIds.flatMap((k) => this.times.get(k) ?? []).filter((t) => t >= since);
       return { count: inWindow.length, oldest: inWindow.length ? Math.min(...inWindow) : undefined };
     };
-    return { usageWindow } as Partial<Store> as Store;
+    const usageWindow = async (keyId: string, since: number) => of([keyId], since);
+    const accountUsageWindow = async (accountId: string, since: number) =>
+      of(
+        [...this.owners].filter(([, a]) => a === accountId).map(([k]) => k),
+        since,
+      );
+    return { usageWindow, accounts: { accountUsageWindow } } as Partial<Store> as Store;
   }
 }
 
@@ -177,6 +185,26 @@ export function runLimiterContract(label: string, setup: LimiterSetup): void {
       );
       expect(err.message).toContain('3 requests per 1 hours');
       await limiter.admit('k', limits({ windows: [{ requests: 4, hours: 1 }] }));
+    });
+
+    it("usage window of an account (account:<id>): every key's stored requests fill it, each key's own window apart", async () => {
+      const usage = new FakeUsage();
+      const now = Date.now();
+      usage.owners.set('k1', 'a1');
+      usage.owners.set('k2', 'a1');
+      usage.owners.set('k3', 'a2');
+      usage.add('k1', now - 2 * HOUR);
+      usage.add('k2', now - HOUR);
+      usage.add('k3', now - HOUR);
+      const { limiter } = await make({}, usage);
+      const shared = limits({ windows: [{ requests: 2, hours: 5 }] });
+      const err = await refusal(limiter.admit('account:a1', shared));
+      expect(err).toMatchObject({ code: 1308, status: 429 });
+      expect(err.message).toContain('this account allows 2 requests per 5 hours');
+      expect(err.message).toContain(new Date(now - 2 * HOUR + 5 * HOUR).toISOString());
+      // Each key alone has room, and so has the other account.
+      await limiter.admit('k1', shared);
+      await limiter.admit('account:a2', shared);
     });
 
     it('a full window is answered before the per-minute and concurrency limits', async () => {

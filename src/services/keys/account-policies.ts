@@ -5,7 +5,7 @@ import type { Store } from '../../stores/types.js';
 /** What every key of one account shares: its limits, its model allowlist and its cap on keys. */
 export interface HeldKey {
   accountId: string;
-  /** Counted under `account:<id>` by the limiter (no usage windows: those stay per key). */
+  /** Counted under `account:<id>` by the limiter; usage windows count the requests of all its keys. */
   limits: KeyLimits;
   models: string[] | undefined;
   maxKeys: number;
@@ -22,6 +22,8 @@ const MAX_ENTRIES = 10_000;
  */
 export class AccountPolicies {
   private readonly byKey = new Map<string, { held: HeldKey | undefined; at: number }>();
+  /** Which account each key seen here belongs to (kept when a policy change empties `byKey`). */
+  private readonly owners = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -36,6 +38,9 @@ export class AccountPolicies {
     const accountId = await this.store.accounts.keyOwner(keyId);
     const held = accountId === undefined ? undefined : await this.forAccount(accountId);
     if (this.byKey.size >= MAX_ENTRIES) this.byKey.clear();
+    if (this.owners.size >= MAX_ENTRIES) this.owners.clear();
+    if (accountId === undefined) this.owners.delete(keyId);
+    else this.owners.set(keyId, accountId);
     this.byKey.set(keyId, { held, at: this.now() });
     return held;
   }
@@ -50,7 +55,7 @@ export class AccountPolicies {
       limits: {
         concurrent: own?.concurrent ?? this.defaults.concurrent,
         requests_per_minute: own?.requestsPerMinute ?? this.defaults.requests_per_minute,
-        windows: [],
+        windows: own?.windows ?? this.defaults.windows,
       },
       models: own?.models?.length ? own.models : undefined,
       maxKeys: own?.maxKeys ?? this.defaults.max_keys,
@@ -61,6 +66,14 @@ export class AccountPolicies {
     const done = await this.store.accounts.setAccountPolicy(accountId, policy);
     this.byKey.clear();
     return done;
+  }
+
+  /**
+   * The account of a key that made requests through this process, without reading the store: how
+   * the usage not yet written is attributed to accounts' windows (every such key was looked up here).
+   */
+  knownAccountOf(keyId: string): string | undefined {
+    return this.owners.get(keyId);
   }
 
   /** Forgets what was read for a key (its holder changed). */
@@ -75,5 +88,4 @@ export class AccountPolicies {
   }
 }
 
-/** The limiter's id for an account's shared counts (never a key id: those are hex). */
-export const accountLimiterId = (accountId: string): string => `account:${accountId}`;
+export { accountLimiterId } from '../limits/subjects.js';

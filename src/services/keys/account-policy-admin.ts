@@ -11,14 +11,30 @@ export interface AccountPolicyInput {
   requests_per_minute?: number | null | undefined;
   max_keys?: number | null | undefined;
   models?: string[] | null | undefined;
+  /** Usage windows all its keys count towards together; [] = none, null = the default (`accounts.windows`). */
+  windows?: LimitWindow[] | null | undefined;
 }
+
+type LimitWindow = { requests: number; hours: number };
 
 export interface AccountPolicyView {
   account_id: string;
   /** The account's own settings; null = the configured default. */
-  own: { concurrent: number | null; requests_per_minute: number | null; max_keys: number | null; models: string[] };
-  /** What its keys share now (0 = no limit; no models = every model). */
-  effective: { concurrent: number; requests_per_minute: number; max_keys: number; models: string[] };
+  own: {
+    concurrent: number | null;
+    requests_per_minute: number | null;
+    max_keys: number | null;
+    models: string[];
+    windows: LimitWindow[] | null;
+  };
+  /** What its keys share now (0 = no limit; no models = every model; no windows = none). */
+  effective: {
+    concurrent: number;
+    requests_per_minute: number;
+    max_keys: number;
+    models: string[];
+    windows: LimitWindow[];
+  };
   active_keys: number;
 }
 
@@ -33,6 +49,7 @@ const ownView = (own: AccountPolicy | undefined): AccountPolicyView['own'] => ({
   requests_per_minute: own?.requestsPerMinute ?? null,
   max_keys: own?.maxKeys ?? null,
   models: own?.models ?? [],
+  windows: own?.windows ?? null,
 });
 
 /**
@@ -86,6 +103,9 @@ export class AccountPolicyAdmin {
       if (models.length) next.models = models;
       else delete next.models;
     }
+    if (input.windows === null) delete next.windows;
+    else if (input.windows !== undefined)
+      next.windows = input.windows.map((w) => ({ requests: w.requests, hours: w.hours }));
     const policy = Object.keys(next).length ? next : undefined;
     if (!(await this.policies.set(accountId, policy))) throw notFound(`Account ${accountId} does not exist`);
     const [was, now] = [ownView(before), ownView(policy)];
@@ -114,6 +134,7 @@ export class AccountPolicyAdmin {
         requests_per_minute: held.limits.requests_per_minute,
         max_keys: held.maxKeys,
         models: held.models ?? [],
+        windows: held.limits.windows,
       },
       active_keys: activeKeys ?? (await this.policies.activeKeys(accountId)),
     };

@@ -74,7 +74,7 @@ export class KeyLimiter implements Limiter {
       const span = window.hours * HOUR;
       const { count, oldest } = await storedWindow(this.store, this.pending, keyId, now - span);
       if (count < window.requests) continue;
-      throw windowExhausted(window.requests, window.hours, (oldest ?? now) + span, now);
+      throw windowExhausted(window.requests, window.hours, (oldest ?? now) + span, now, keyId);
     }
   }
 }

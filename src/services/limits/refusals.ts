@@ -1,7 +1,8 @@
 import * as errors from '../../errors/errors.js';
+import { accountOfSubject } from './subjects.js';
 
 /** Limits shared by an account's keys are counted under `account:<id>`; the rest under the key's id. */
-const holder = (subject: string) => (subject.startsWith('account:') ? 'this account' : 'this key');
+const holder = (subject: string) => (accountOfSubject(subject) === undefined ? 'this key' : 'this account');
 
 /** The refusals every limiter gives, worded alike whichever counted. */
 export const tooManyConcurrent = (limit: number, subject: string) =>
@@ -14,8 +15,8 @@ export const tooManyPerMinute = (limit: number, retryMs: number, subject: string
     retryAfter: retryMs / 1000,
   });
 
-export const windowExhausted = (requests: number, hours: number, resetsAt: number, now: number) =>
+export const windowExhausted = (requests: number, hours: number, resetsAt: number, now: number, subject: string) =>
   errors.usageWindowReached(
-    `Usage limit reached: ${requests} requests per ${hours} hours; it resets at ${new Date(resetsAt).toISOString()}`,
+    `Usage limit reached: ${holder(subject)} allows ${requests} requests per ${hours} hours; it resets at ${new Date(resetsAt).toISOString()}`,
     { retryAfter: (resetsAt - now) / 1000 },
   );

@@ -26,13 +26,23 @@ export class PendingUsage {
   }
 
   window(keyId: string, since: number): UsageWindow {
-    let count = 0;
-    let oldest: number | undefined;
-    for (const t of this.byKey.get(keyId) ?? []) {
-      if (t < since) continue;
-      count++;
-      if (oldest === undefined || t < oldest) oldest = t;
-    }
-    return { count, oldest };
+    return tally(this.byKey.get(keyId) ?? [], since, { count: 0, oldest: undefined });
   }
+
+  /** The records of every key that `belongs` picks (the keys of one account); few wait at a time. */
+  windowWhere(belongs: (keyId: string) => boolean, since: number): UsageWindow {
+    let window: UsageWindow = { count: 0, oldest: undefined };
+    for (const [keyId, times] of this.byKey) if (belongs(keyId)) window = tally(times, since, window);
+    return window;
+  }
+}
+
+function tally(times: readonly number[], since: number, from: UsageWindow): UsageWindow {
+  let { count, oldest } = from;
+  for (const t of times) {
+    if (t < since) continue;
+    count++;
+    if (oldest === undefined || t < oldest) oldest = t;
+  }
+  return { count, oldest };
 }

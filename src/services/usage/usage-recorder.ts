@@ -158,6 +158,11 @@ export class UsageRecorder {
     return this.waiting.window(keyId, since);
   }
 
+  /** The records since a time, not in the store yet, of every key that `belongs` picks. */
+  pendingWhere(belongs: (keyId: string) => boolean, since: number): UsageWindow {
+    return this.waiting.windowWhere(belongs, since);
+  }
+
   /**
    * Writes what is queued now. Resolves once it is in the store, or after an attempt that failed
    * (the records stay queued and are retried): a reader of the store never waits out an outage.

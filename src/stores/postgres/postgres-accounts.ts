@@ -10,6 +10,7 @@ import {
   sessionToParams,
 } from '../account-rows.js';
 import type { AccountPolicy, AccountRecord, AccountStore, DailyUsageRow, SessionRecord } from '../accounts.js';
+import type { UsageWindow } from '../types.js';
 import type { PgQueryable } from './pg-db.js';
 
 /** `store.accounts` on PostgreSQL (its tables come from migration 4). */
@@ -114,6 +115,20 @@ export class PostgresAccounts implements AccountStore {
       idempotent: true,
     });
     return (result.rowCount ?? 0) > 0;
+  }
+
+  async accountUsageWindow(accountId: string, since: number): Promise<UsageWindow> {
+    // Each key of the account through usage_records (key_id, created_at): an index range per key.
+    const { rows } = await this.db.query<{ count: string; oldest: string | number | null }>(
+      `SELECT COUNT(*) AS count, MIN(u.created_at) AS oldest FROM key_owners o
+       JOIN usage_records u ON u.key_id = o.key_id AND u.created_at >= $2 WHERE o.account_id = $1`,
+      [accountId, since],
+    );
+    const oldest = rows[0]?.oldest;
+    return {
+      count: Number(rows[0]?.count ?? 0),
+      oldest: oldest === null || oldest === undefined ? undefined : Number(oldest),
+    };
   }
 
   async setKeyOwner(keyId: string, accountId: string): Promise<void> {

@@ -11,6 +11,7 @@ import {
   sessionToParams,
 } from '../account-rows.js';
 import type { AccountPolicy, AccountRecord, AccountStore, DailyUsageRow, SessionRecord } from '../accounts.js';
+import type { UsageWindow } from '../types.js';
 
 /** `store.accounts` on the SQLite file (its tables come from migration 4). */
 export class SqliteAccounts implements AccountStore {
@@ -42,6 +43,11 @@ export class SqliteAccounts implements AccountStore {
       ),
       owners: db.prepare('SELECT key_id, account_id FROM key_owners'),
       owner: db.prepare('SELECT account_id FROM key_owners WHERE key_id = ?').pluck(),
+      // Each key of the account through usage_records (key_id, created_at): an index range per key.
+      window: db.prepare(
+        `SELECT COUNT(*) AS count, MIN(u.created_at) AS oldest FROM key_owners o
+         JOIN usage_records u ON u.key_id = o.key_id AND u.created_at >= ? WHERE o.account_id = ?`,
+      ),
     };
   }
 
@@ -111,6 +117,11 @@ export class SqliteAccounts implements AccountStore {
   async setAccountPolicy(id: string, policy: AccountPolicy | undefined): Promise<boolean> {
     const value = policy === undefined ? null : JSON.stringify(policy);
     return this.db.prepare('UPDATE accounts SET policy = ? WHERE id = ?').run(value, id).changes > 0;
+  }
+
+  async accountUsageWindow(accountId: string, since: number): Promise<UsageWindow> {
+    const row = this.stmts.window.get(since, accountId) as { count: number; oldest: number | null };
+    return { count: row.count, oldest: row.oldest ?? undefined };
   }
 
   async setKeyOwner(keyId: string, accountId: string): Promise<void> {

@@ -67,8 +67,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect(got.status).toBe(200);
       expect(got.body).toEqual({
         account_id: accountId,
-        own: { concurrent: null, requests_per_minute: null, max_keys: null, models: [] },
-        effective: { concurrent: 4, requests_per_minute: 0, max_keys: 5, models: [] },
+        own: { concurrent: null, requests_per_minute: null, max_keys: null, models: [], windows: null },
+        effective: { concurrent: 4, requests_per_minute: 0, max_keys: 5, models: [], windows: [] },
         active_keys: 0,
       });
       // By email too, as `POST /admin/keys {account}` takes it.
@@ -133,6 +133,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     it('refuses bad input naming the field, and changes nothing', async () => {
       for (const [body, field] of [
+        [{ windows: [{ requests: 0, hours: 5 }] }, 'windows'],
+        [{ windows: [{ requests: 10, hours: 0 }] }, 'windows'],
+        [{ windows: [{ requests: 10 }] }, 'windows'],
         [{ models: ['gen-4.6', 'not a model!'] }, 'models'],
         [{ concurrent: -1 }, 'concurrent'],
         [{ max_keys: 1.5 }, 'max_keys'],
@@ -146,6 +149,56 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect((await call('PATCH', `/admin/accounts/${accountId}/policy`, {})).status).toBe(400);
       expect((await call('PATCH', '/admin/accounts/nobody/policy', { concurrent: 1 })).status).toBe(404);
       expect(await audits()).toHaveLength(2);
+    });
+
+    it("usage windows are shared by the account's keys; a key's own window only narrows; null is the default", async () => {
+      const { account } = await t.services.accounts.createAccount({ name: 'Windows', email: 'windows@example.test' });
+      const set = await call('PATCH', `/admin/accounts/${account.id}/policy`, { windows: [{ requests: 3, hours: 5 }] });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      expect(set.body).toMatchObject({
+        own: { windows: [{ requests: 3, hours: 5 }] },
+        effective: { windows: [{ requests: 3, hours: 5 }] },
+      });
+      const key = async (name: string, limits?: Json) => {
+        const made = await call('POST', '/admin/keys', { name, account: account.id, ...(limits ? { limits } : {}) });
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        return made.body['key'] as string;
+      };
+      const [a, b, narrow] = [
+        await key('win-a'),
+        await key('win-b'),
+        await key('win-n', { windows: [{ requests: 1, hours: 1 }] }),
+      ];
+      const chat = async (k: string) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/paas/v4/chat/completions',
+          headers: { authorization: `Bearer ${k}` },
+          payload: { model: 'gen-4.6', messages: [{ role: 'user', content: 'hi' }] },
+        });
+        return { status: res.statusCode, body: res.json() as { code?: number; message?: string } };
+      };
+      // The key's own window (1) is narrower than the account's (3): its second request is refused.
+      expect((await chat(narrow)).body.code).not.toBe(1308);
+      const own = await chat(narrow);
+      expect(own.body).toMatchObject({ code: 1308, message: expect.stringContaining('this key allows 1 requests') });
+      // Whichever key asks, the account's three requests are spent together (a refused one does not count).
+      expect((await chat(a)).body.code).not.toBe(1308);
+      expect((await chat(b)).body.code).not.toBe(1308);
+      for (const k of [a, b]) {
+        const refused = await chat(k);
+        expect(refused.status).toBe(429);
+        expect(refused.body).toMatchObject({
+          code: 1308,
+          message: expect.stringContaining('this account allows 3 requests per 5 hours'),
+        });
+      }
+      const [record] = await audits();
+      expect(record).toMatchObject({ before: { windows: null }, after: { windows: [{ requests: 3, hours: 5 }] } });
+      // Back to the default (none configured here): the keys are let through again.
+      const back = await call('PATCH', `/admin/accounts/${account.id}/policy`, { windows: null });
+      expect(back.body).toMatchObject({ own: { windows: null }, effective: { windows: [] } });
+      expect((await chat(a)).body.code).not.toBe(1308);
     });
 
     it('the console: the admin lists and sets policies; an account holder may not', async () => {

@@ -99,7 +99,7 @@ export class RedisLimiter implements Limiter {
     if (code === 1303) throw tooManyPerMinute(limits.requests_per_minute, a, keyId);
     if (code === 1308) {
       const w = limits.windows[a - 1]!;
-      throw windowExhausted(w.requests, w.hours, b, c);
+      throw windowExhausted(w.requests, w.hours, b, c, keyId);
     }
     if (limits.concurrent <= 0) return noRelease;
     return this.hold(keys[0]!, member);
