@@ -113,7 +113,7 @@ function usageRecord(request: FastifyRequest, usage: RequestUsage, status: numbe
     status,
     latencyMs,
     createdAt: Date.now(),
-    ...(billed && usage.cachedTokens > 0 ? { cachedTokens: tokenCount(usage.cachedTokens) } : {}),
+    cachedTokens: billed && usage.cachedTokens > 0 ? tokenCount(usage.cachedTokens) : undefined,
     ...(usage.meter === undefined ? {} : money(usage.meter, billed)),
   };
 }
@@ -125,8 +125,8 @@ function usageRecord(request: FastifyRequest, usage: RequestUsage, status: numbe
 function money(meter: CallMeter, billed: boolean): Pick<UsageRecord, 'cost' | 'accountId' | 'reservationId'> {
   const cost = billed ? meter.cost() : 0;
   return {
-    ...(cost > 0 ? { cost } : {}),
-    ...(meter.accountId === undefined ? {} : { accountId: meter.accountId }),
-    ...(meter.reserved ? { reservationId: meter.reservationId } : {}),
+    cost: cost > 0 ? cost : undefined,
+    accountId: meter.accountId,
+    reservationId: meter.reserved ? meter.reservationId : undefined,
   };
 }
