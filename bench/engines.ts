@@ -14,7 +14,9 @@ import { type BenchRow, benchRow } from './types.js';
  * The embedded engine against llama-server on the same GGUF: random weights of a small
  * model's shape whose generation never ends early (special tokens' output rows zeroed), one thread
  * each, greedy, at 1, 4 and 8 concurrent requests: aggregate tokens/s, time to first token and RSS,
- * each as a ratio in the same run. Both are driven through the same ChatEngine interface (llama-server
+ * each as a ratio in the same run, and the CPU each spends per generated token (ours: this process's
+ * CPU while only it runs; llama-server's: its process's), which a loaded machine moves much less
+ * than tokens/s. Both are driven through the same ChatEngine interface (llama-server
  * through the openai-compatible engine), so the measuring code is one.
  */
 
@@ -45,13 +47,33 @@ async function one(engine: ChatEngine): Promise<{ ttft: number; tokens: number }
   return { ttft, tokens };
 }
 
-async function level(engine: ChatEngine, n: number): Promise<{ tps: number; ttft: number }> {
+/** CPU time (user + system) of a process so far, in ms. */
+function cpuMs(pid: number | 'self'): number {
+  if (pid === 'self') {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+  // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses; in clock ticks (100/s).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function level(
+  engine: ChatEngine,
+  n: number,
+  pid: number | 'self',
+): Promise<{ tps: number; ttft: number; cpuPerToken: number }> {
+  const cpu = cpuMs(pid);
   const start = performance.now();
   const results = await Promise.all(Array.from({ length: n }, () => one(engine)));
   const seconds = (performance.now() - start) / 1000;
   const tokens = results.reduce((a, r) => a + r.tokens, 0);
   const ttfts = results.map((r) => r.ttft).sort((a, b) => a - b);
-  return { tps: tokens / seconds, ttft: ttfts[Math.floor(ttfts.length / 2)] ?? 0 };
+  return {
+    tps: tokens / seconds,
+    ttft: ttfts[Math.floor(ttfts.length / 2)] ?? 0,
+    cpuPerToken: (cpuMs(pid) - cpu) / tokens,
+  };
 }
 
 const rssKb = (pid: number | 'self'): number =>
@@ -79,8 +101,8 @@ export async function run(): Promise<BenchRow[]> {
       await one(upstream);
       for (const n of LEVELS) {
         // Alternating, so that machine noise hits both alike.
-        const ours = await level(embedded, n);
-        const theirs = await level(upstream, n);
+        const ours = await level(embedded, n, 'self');
+        const theirs = await level(upstream, n, server.pid);
         rows.push(
           benchRow(
             `engines: aggregate tokens/s at ${n} concurrent (embedded vs llama-server)`,
@@ -95,6 +117,13 @@ export async function run(): Promise<BenchRow[]> {
             'ms',
             theirs.ttft,
             1,
+          ),
+          benchRow(
+            `engines: CPU per generated token at ${n} concurrent (embedded vs llama-server)`,
+            ours.cpuPerToken,
+            'ms',
+            theirs.cpuPerToken,
+            2,
           ),
         );
       }
