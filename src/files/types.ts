@@ -44,8 +44,30 @@ export interface OwnerUsage {
   firstExpiry: number;
 }
 
+/** Room asked for ahead of the work that makes files: how many, and at most how many bytes together. */
+export interface FileNeed {
+  files: number;
+  bytes: number;
+}
+
+/**
+ * Room held for files about to be made, taken before the work that makes them, so that work past a
+ * cap is refused before it starts. Each `put` through it is counted against what it holds (a file
+ * larger than what is left is checked against the caps again); `release` gives back what is left.
+ */
+export interface FileReservation {
+  put(bytes: Uint8Array, options: Omit<PutFileOptions, 'owner'>): Promise<StoredFile>;
+  /** Gives back what no `put` used; a second call does nothing. */
+  release(): void;
+}
+
 export interface FileStore {
   put(bytes: Uint8Array, options: PutFileOptions): Promise<StoredFile>;
+  /**
+   * Holds room for `need` under `owner`'s share (a key id, as `PutFileOptions.owner`), or refuses
+   * it now with the error a `put` past the cap would get.
+   */
+  reserve(owner: string | undefined, need: FileNeed): Promise<FileReservation>;
   /** The file and its bytes, or undefined when it does not exist or has expired at `now`. */
   get(id: string, now: number): Promise<{ file: StoredFile; bytes: Buffer } | undefined>;
   /** Deletes every file expired at `now`; returns how many. */

@@ -57,6 +57,16 @@ export function runFileStoreContract(label: string, setup: () => Promise<FileSto
       expect(later.byOwner.get('account:a')).toMatchObject({ files: 1, bytes: 100 });
     });
 
+    it('stores through a reservation as through put, under the owner the reservation names', async () => {
+      const room = await f.files.reserve('key:r', { files: 2, bytes: 1_000 });
+      const file = await room.put(Buffer.from('one'), { contentType: 'text/plain' });
+      expect(file.owner).toBe('key:r');
+      expect((await f.reopen().get(file.id, Date.now()))?.bytes.toString()).toBe('one');
+      room.release();
+      room.release();
+      expect((await f.reopen().usage(Date.now())).byOwner.get('key:r')).toMatchObject({ files: 1, bytes: 3 });
+    });
+
     it('never gives two files one id', async () => {
       const ids = new Set<string>();
       for (let i = 0; i < 50; i++) ids.add((await f.files.put(Buffer.from([i]), { contentType: 'text/plain' })).id);

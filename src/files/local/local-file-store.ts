@@ -1,7 +1,14 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isFileId, newFileId } from '../file-id.js';
-import { extensionFor, type FileStore, type FileUsage, type PutFileOptions, type StoredFile } from '../types.js';
+import {
+  extensionFor,
+  type FileReservation,
+  type FileStore,
+  type FileUsage,
+  type PutFileOptions,
+  type StoredFile,
+} from '../types.js';
 
 export interface LocalFileStoreOptions {
   dir: string;
@@ -43,6 +50,11 @@ export class LocalFileStore implements FileStore {
     await writeFile(`${p.meta}.tmp`, JSON.stringify(file), { mode: 0o600 });
     await rename(`${p.meta}.tmp`, p.meta);
     return file;
+  }
+
+  /** A folder has no caps of its own: the room is always there (CappedFileStore holds the caps). */
+  async reserve(owner: string | undefined): Promise<FileReservation> {
+    return { put: (bytes, options) => this.put(bytes, { ...options, owner }), release: () => {} };
   }
 
   async get(id: string, now: number): Promise<{ file: StoredFile; bytes: Buffer } | undefined> {
