@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { ImagesConfig } from '../../config/images-schema.js';
-import type { ImageQuality, ImageRequest } from '../../engines/image/types.js';
+import type { ImageQuality, ImageRequest, ImageSize } from '../../engines/image/types.js';
 import { notFound, overloaded, tooManyConcurrent, unknownModel, upstreamFailure } from '../../errors/errors.js';
-import type { FileStore, StoredFile } from '../../files/types.js';
+import type { FileReservation, FileStore, StoredFile } from '../../files/types.js';
 import { imageModel } from '../../models/catalogue.js';
 import type { MoneyStore } from '../../stores/money.js';
 import {
@@ -21,6 +21,7 @@ import { contentFilter } from '../safety/safety-service.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { fitToSize } from './fit-size.js';
 import type { ImageEngineDirectory } from './image-directory.js';
+import { imageRoom } from './image-room.js';
 import type { JobSlots } from './job-slots.js';
 
 export const IMAGE_TASK_KIND = 'images.generations';
@@ -81,19 +82,26 @@ export class ImageService {
    * callers waiting for a slot are served tenant by tenant (`tenant`: the key's id).
    */
   async generate(input: ImageInput, signal: CancelSignal, tenant: string, meter?: CallMeter): Promise<ImageOutcome> {
-    const prepared = await this.prepare(input, signal, tenant);
-    // Priced: the image's price is reserved before it waits for a slot, billed once it is stored.
-    const { size, quality } = prepared.request;
-    const price = meter
-      ? await reserveImages(meter, input.model, { size: `${size.width}x${size.height}`, quality, count: 1 })
-      : 0;
-    await this.deps.slots.acquire(signal, tenant);
+    // The image's room in the file store is held first: a key at its cap is refused before the
+    // safety check, a price or a slot is spent on an image that could not be kept.
+    const room = await this.deps.files.reserve(tenant, imageRoom(this.resolve(input).size));
     try {
-      const file = await this.run(prepared.model, prepared.request, signal, tenant);
-      meter?.addFixed(price);
-      return { file, contentFilter: prepared.contentFilter };
+      const prepared = await this.prepare(input, signal, tenant);
+      // Priced: the image's price is reserved before it waits for a slot, billed once it is stored.
+      const { size, quality } = prepared.request;
+      const price = meter
+        ? await reserveImages(meter, input.model, { size: `${size.width}x${size.height}`, quality, count: 1 })
+        : 0;
+      await this.deps.slots.acquire(signal, tenant);
+      try {
+        const file = await this.run(prepared.model, prepared.request, signal, room);
+        meter?.addFixed(price);
+        return { file, contentFilter: prepared.contentFilter };
+      } finally {
+        this.deps.slots.release();
+      }
     } finally {
-      this.deps.slots.release();
+      room.release();
     }
   }
 
@@ -117,6 +125,8 @@ export class ImageService {
     };
     // A share already taken is refused before the safety check or a reservation: nothing is spent.
     refuseFull(fullShare(await tasks.waitingShares(IMAGE_TASK_KIND, keyId, accountId, Date.now()), share), config);
+    // So is a key whose files leave no room for the image (checked again when a worker makes it).
+    (await this.deps.files.reserve(keyId, imageRoom(this.resolve(input).size))).release();
     const prepared = await this.prepare(input, new AbortController().signal, keyId);
     if (meter) {
       const { size, quality } = prepared.request;
@@ -175,15 +185,23 @@ export class ImageService {
   async runTask(task: TaskRecord, signal: CancelSignal): Promise<string> {
     const input = JSON.parse(task.input) as TaskInput;
     const tracer = this.deps.tracer;
-    // A worker's job has no request around it: its span starts a trace of its own, named by the task.
-    const file = tracer
-      ? await inSpan(
-          tracer,
-          `image_job ${input.model}`,
-          { kind: 'internal', attributes: { 'gen_platform.task_id': task.id, 'gen_ai.request.model': input.model } },
-          () => this.run(input.model, input.request, signal, task.keyId),
-        )
-      : await this.run(input.model, input.request, signal, task.keyId);
+    // The room is held before the engine runs: a task whose key filled its share since it was
+    // queued fails with that refusal rather than after its image is made.
+    const room = await this.deps.files.reserve(task.keyId, imageRoom(input.request.size));
+    let file: StoredFile;
+    try {
+      // A worker's job has no request around it: its span starts a trace of its own, named by the task.
+      file = tracer
+        ? await inSpan(
+            tracer,
+            `image_job ${input.model}`,
+            { kind: 'internal', attributes: { 'gen_platform.task_id': task.id, 'gen_ai.request.model': input.model } },
+            () => this.run(input.model, input.request, signal, room),
+          )
+        : await this.run(input.model, input.request, signal, room);
+    } finally {
+      room.release();
+    }
     const outcome: ImageOutcome = {
       file: { id: file.id, extension: file.extension },
       contentFilter: input.contentFilter,
@@ -229,30 +247,36 @@ export class ImageService {
     await this.deps.money?.release(billing.reservationId).catch(() => {});
   }
 
-  private async prepare(input: ImageInput, signal: CancelSignal, tenant: string): Promise<TaskInput> {
+  /** The model's defaults applied; 1211 for a model this server does not have. */
+  private resolve(input: ImageInput): { size: ImageSize; quality: ImageQuality } {
     if (!this.deps.engines.has(input.model)) {
       throw unknownModel(
         `Image model ${input.model} is not configured on this server: add a deployment under \`models.${input.model}\` (see docs/configuration.md)`,
       );
     }
-    // Refused prompts stop here: nothing is queued or generated.
-    const check = await this.deps.safety.require(input.prompt, 'user', signal, tenant);
     const spec = imageModel(input.model);
     const [width, height] = (input.size ?? spec.defaultSize).split('x').map(Number) as [number, number];
+    return { size: { width, height }, quality: input.quality ?? spec.defaultQuality };
+  }
+
+  private async prepare(input: ImageInput, signal: CancelSignal, tenant: string): Promise<TaskInput> {
+    const { size, quality } = this.resolve(input);
+    // Refused prompts stop here: nothing is queued or generated.
+    const check = await this.deps.safety.require(input.prompt, 'user', signal, tenant);
     return {
       model: input.model,
-      request: {
-        prompt: input.prompt,
-        size: { width, height },
-        quality: input.quality ?? spec.defaultQuality,
-        seed: randomInt(0, 2 ** 31),
-      },
+      request: { prompt: input.prompt, size, quality, seed: randomInt(0, 2 ** 31) },
       contentFilter: contentFilter([check]),
     };
   }
 
-  /** `owner`: the key whose share of the file store the image counts against. */
-  private async run(model: string, request: ImageRequest, signal: CancelSignal, owner: string): Promise<StoredFile> {
+  /** `room`: the image's place in the file store, held under the share of the key that asked for it. */
+  private async run(
+    model: string,
+    request: ImageRequest,
+    signal: CancelSignal,
+    room: FileReservation,
+  ): Promise<StoredFile> {
     const engine = await this.deps.engines.get(model);
     if (!engine) throw unknownModel(`Image model ${model} is not configured on this server`);
     const timeout = AbortSignal.timeout(this.deps.config.timeout_seconds * 1000);
@@ -287,7 +311,7 @@ export class ImageService {
       throw err;
     }
     const fitted = await fitToSize(image, request.size);
-    return this.deps.files.put(fitted.bytes, { contentType: fitted.mime, owner });
+    return room.put(fitted.bytes, { contentType: fitted.mime });
   }
 }
 

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../src/errors/api-error.js';
+import { CappedFileStore, type FileCaps } from '../../../src/files/capped-file-store.js';
 import { LocalFileStore } from '../../../src/files/local/local-file-store.js';
 import { ConversationArtifacts } from '../../../src/services/agents/artifacts/conversation-artifacts.js';
 import type { PageSize } from '../../../src/services/agents/artifacts/page-image.js';
@@ -122,5 +124,45 @@ describe('artifact limits (1214 before anything is rendered)', () => {
     expect(String((error as Error).message)).toContain(field);
     expect(String((error as Error).message)).toContain(`agents.general_translation.${key}`);
     expect(renderer.jobs).toHaveLength(0);
+  });
+});
+
+describe('artifacts and the file caps (refused before anything is rendered)', () => {
+  const cappedArtifacts = (caps: Partial<FileCaps>) =>
+    new ConversationArtifacts(
+      new CappedFileStore(
+        files,
+        { maxTotalBytes: 0, maxTotalFiles: 0, maxBytesPerAccount: 0, maxFilesPerAccount: 0, ...caps },
+        async (keyId) => `key:${keyId}`,
+      ),
+      renderer as unknown as ArtifactRenderer,
+      Buffer.alloc(32, 7),
+    );
+
+  it('a key whose share cannot hold the files asked for gets 1308, and the renderer no job', async () => {
+    // Text, PDF, two pages and the manifest: 5 files, where the key may hold 4.
+    const error = await cappedArtifacts({ maxFilesPerAccount: 4 })
+      .get(record, { includePdf: true, pages: [page(1), page(2)] })
+      .catch((e: ApiError) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe(1308);
+    expect((error as ApiError).message).toMatch(/files\.max_files_per_account.*would store 5 files/);
+    expect(renderer.jobs).toHaveLength(0);
+  });
+
+  it('the pages asked for count at their uncompressed size against the byte share', async () => {
+    // 100 × 100 RGBA is 40,000 bytes a page before the PNG container.
+    const error = await cappedArtifacts({ maxBytesPerAccount: 100_000 })
+      .get(record, { includePdf: false, pages: [page(1)] })
+      .catch((e: ApiError) => e);
+    expect((error as ApiError).code).toBe(1308);
+    expect(renderer.jobs).toHaveLength(0);
+    // Within the share, the files are made and stored under the key's share.
+    const fits = cappedArtifacts({ maxFilesPerAccount: 3, maxBytesPerAccount: 1_000_000 });
+    const made = fits.get(record, { includePdf: false, pages: [page(1)] });
+    await jobsStarted(1);
+    renderer.jobs[0]!.finish();
+    expect((await made).map((i) => i.tagEn)).toEqual(['translation', 'page_1']);
+    expect((await files.usage(Date.now())).byOwner.get('key:key-1')?.files).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { invalidField } from '../../../errors/errors.js';
-import type { FileStore, StoredFile } from '../../../files/types.js';
+import type { FileNeed, FileReservation, FileStore, StoredFile } from '../../../files/types.js';
 import type { ConversationRecord } from '../../../stores/conversations.js';
 import { type CancelSignal, throwIfCancelled } from '../../../util/cancel-signal.js';
 import type { PageSize } from './page-image.js';
@@ -136,6 +136,23 @@ export class ConversationArtifacts {
     manifestId: string,
     signal: CancelSignal,
   ): Promise<Artifact[]> {
+    // Every file counts against the share of the key that made the conversation; their room is
+    // held before anything is rendered, so a key at its cap is refused before the work.
+    const room = await this.files.reserve(record.keyId, artifactRoom(record.translation, options));
+    try {
+      return await this.render(record, options, manifestId, signal, room);
+    } finally {
+      room.release();
+    }
+  }
+
+  private async render(
+    record: ConversationRecord,
+    options: ArtifactOptions,
+    manifestId: string,
+    signal: CancelSignal,
+    room: FileReservation,
+  ): Promise<Artifact[]> {
     const needPdf = options.includePdf || options.pages.length > 0;
     const rendered = needPdf
       ? await this.renderer.render(record.translation, `Translation ${record.id}`, options.pages, {
@@ -152,33 +169,42 @@ export class ConversationArtifacts {
     }
     throwIfCancelled(signal);
     const items: Artifact[] = [];
-    // Every file counts against the share of the key that made the conversation.
-    const owner = record.keyId;
-    const text = await this.files.put(Buffer.from(record.translation, 'utf8'), {
-      contentType: 'text/plain; charset=UTF-8',
-      owner,
-    });
+    const text = await room.put(Buffer.from(record.translation, 'utf8'), { contentType: 'text/plain; charset=UTF-8' });
     items.push({ type: 'file_url', tagCn: '译文', tagEn: 'translation', file: text });
     if (rendered && options.includePdf) {
-      const file = await this.files.put(rendered.pdf, { contentType: 'application/pdf', owner });
+      const file = await room.put(rendered.pdf, { contentType: 'application/pdf' });
       items.push({ type: 'file_url', tagCn: '译文PDF', tagEn: 'translation_pdf', file });
     }
     for (const [i, png] of (rendered?.images ?? []).entries()) {
       const n = options.pages[i]!.position;
-      const file = await this.files.put(png, { contentType: 'image/png', owner });
+      const file = await room.put(png, { contentType: 'image/png' });
       items.push({ type: 'image_url', tagCn: `第${n}页`, tagEn: `page_${n}`, file });
     }
     // The manifest lapses no later than the first of its files, so it never names an expired one.
     const expires = Math.min(...items.map((a) => a.file.expiresAt));
     const ttlMs = expires - Date.now() - 1000;
     if (ttlMs > 0) {
-      await this.files.put(Buffer.from(JSON.stringify(items)), {
-        contentType: 'application/json',
-        id: manifestId,
-        ttlMs,
-        owner,
-      });
+      await room.put(Buffer.from(JSON.stringify(items)), { contentType: 'application/json', id: manifestId, ttlMs });
     }
     return items;
   }
+}
+
+/** What one item of a manifest takes at most: its tags, type and the stored file's fields. */
+const MANIFEST_ITEM_BYTES = 1024;
+/** A page image's PNG container (signature, chunks, deflate block headers) beyond its pixels. */
+const PNG_CONTAINER_BYTES = 64 * 1024;
+
+/**
+ * The room a retrieval's artifacts are held before they are rendered: one file each (text, PDF,
+ * every page, the manifest), and the bytes of the text, of each page image uncompressed (8-bit
+ * RGBA, a filter byte a row) and of the manifest. The PDF's size is known only once it is laid
+ * out (fonts, line breaks): its bytes come out of what the page images leave, and are checked
+ * against the caps again when it is stored.
+ */
+export function artifactRoom(translation: string, options: ArtifactOptions): FileNeed {
+  const files = 2 + (options.includePdf ? 1 : 0) + options.pages.length;
+  let bytes = Buffer.byteLength(translation, 'utf8') + files * MANIFEST_ITEM_BYTES;
+  for (const p of options.pages) bytes += p.width * p.height * 4 + p.height + PNG_CONTAINER_BYTES;
+  return { files, bytes };
 }
