@@ -38,9 +38,28 @@ import {
 } from '../money-rows.js';
 import { movesMoney, planSettlement } from '../settlement.js';
 import type { UsageRecord } from '../types.js';
+import { OtherCommits } from './other-commits.js';
 
 /** Scopes whose budget (or its absence) is kept in memory. */
 const BUDGET_CACHE = 100_000;
+/** Rows one multi-row INSERT holds at most (SQLite allows 32766 parameters). */
+const ROWS_PER_STATEMENT = 64;
+
+interface MultiRowInsert {
+  table: string;
+  columns: string;
+  /** After the VALUES: an upsert's conflict clause. */
+  tail: string;
+}
+const LEDGER_USAGE_INSERT: MultiRowInsert = { table: 'money_ledger', columns: LEDGER_INSERT_COLUMNS, tail: '' };
+/** A batch's spend rows are distinct by scope and period (settlement.ts sums them). */
+const SPEND_ADD: MultiRowInsert = {
+  table: 'money_spend',
+  columns: 'scope, period, spent',
+  tail: 'ON CONFLICT (scope, period) DO UPDATE SET spent = spent + excluded.spent',
+};
+/** Accounts whose balance is kept in memory for reservations. */
+const BALANCE_CACHE = 100_000;
 
 interface Hold {
   accountId: string;
@@ -62,6 +81,15 @@ export class SqliteMoney implements MoneyStore {
   private readonly byKey = new Map<string, number>();
   /** Budgets by scope; null: none. */
   private readonly budgetCache = new Map<SpendScope, Budget | null>();
+  /**
+   * Balances as reservations check them, without a query: this process writes every balance it
+   * serves (each write updates this once it has committed), and a commit by any other connection
+   * empties it (other-commits.ts). Settlements and movements read the row itself, in their transaction.
+   */
+  private readonly balanceCache = new Map<string, number>();
+  private balanceCacheVersion = -1;
+  /** `insertRows`'s statements by table and number of rows. */
+  private readonly multiRow = new Map<string, Database.Statement>();
   private readonly stmts;
 
   constructor(
@@ -69,6 +97,7 @@ export class SqliteMoney implements MoneyStore {
     private readonly calendar: Calendar,
     /** billing.require_balance: a late settlement is billed only as far as the balance covers it. */
     private readonly requireBalance = true,
+    private readonly otherCommits = new OtherCommits(db),
     private readonly now: () => number = Date.now,
   ) {
     this.stmts = {
@@ -76,9 +105,6 @@ export class SqliteMoney implements MoneyStore {
       setBalance: db.prepare(
         `INSERT INTO money_balances (account_id, balance, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (account_id) DO UPDATE SET balance = excluded.balance, updated_at = excluded.updated_at`,
-      ),
-      usageLedgerInsert: db.prepare(
-        `INSERT INTO money_ledger (${LEDGER_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       ledgerInsert: db.prepare(
         `INSERT INTO money_ledger (${LEDGER_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
@@ -93,10 +119,6 @@ export class SqliteMoney implements MoneyStore {
       ),
       deleteBudget: db.prepare('DELETE FROM money_budgets WHERE scope = ?'),
       spent: db.prepare('SELECT spent FROM money_spend WHERE scope = ? AND period = ?').pluck(),
-      addSpend: db.prepare(
-        `INSERT INTO money_spend (scope, period, spent) VALUES (?, ?, ?)
-         ON CONFLICT (scope, period) DO UPDATE SET spent = spent + excluded.spent`,
-      ),
       overrides: db.prepare('SELECT * FROM price_overrides ORDER BY code'),
       setOverride: db.prepare(
         `INSERT INTO price_overrides (code, price, updated_at, updated_by) VALUES (?, ?, ?, ?)
@@ -128,8 +150,28 @@ export class SqliteMoney implements MoneyStore {
     return (this.stmts.balance.get(accountId) as number | undefined) ?? 0;
   }
 
+  /** The balance a reservation checks: from memory while no other connection has committed. */
+  private knownBalance(accountId: string): number {
+    const version = this.otherCommits.version();
+    if (version !== this.balanceCacheVersion) {
+      this.balanceCache.clear();
+      this.balanceCacheVersion = version;
+    }
+    const known = this.balanceCache.get(accountId);
+    if (known !== undefined) return known;
+    const balance = this.balanceOf(accountId);
+    this.rememberBalance(accountId, balance);
+    return balance;
+  }
+
+  /** A balance as this process's committed write left it. */
+  private rememberBalance(accountId: string, balance: number): void {
+    if (this.balanceCache.size >= BALANCE_CACHE && !this.balanceCache.has(accountId)) this.balanceCache.clear();
+    this.balanceCache.set(accountId, balance);
+  }
+
   async move(m: NewMovement): Promise<MoveResult> {
-    return this.db
+    const result = this.db
       .transaction((): MoveResult => {
         const balance = this.balanceOf(m.accountId);
         const reserved = this.byAccount.get(m.accountId) ?? 0;
@@ -139,6 +181,8 @@ export class SqliteMoney implements MoneyStore {
         return { ok: true, entry: this.writeMovement(m, balance) };
       })
       .immediate();
+    if (result.ok) this.rememberBalance(m.accountId, result.entry.balanceAfter);
+    return result;
   }
 
   /** Inside a transaction: the new balance and its ledger entry. */
@@ -212,7 +256,7 @@ export class SqliteMoney implements MoneyStore {
     const account = accountScope(r.accountId);
     const held = this.byAccount.get(r.accountId) ?? 0;
     if (r.requireBalance) {
-      const balance = this.balanceOf(r.accountId);
+      const balance = this.knownBalance(r.accountId);
       if (balance - held < r.amount) return { what: 'balance', scope: account, limit: balance, used: held };
     }
     for (const scope of [account, keyScope(r.keyId)]) {
@@ -305,23 +349,38 @@ export class SqliteMoney implements MoneyStore {
       if (record.journalId !== undefined) this.stmts.setCost.run(billed, record.journalId);
     }
     for (const [account, balance] of plan.balances) this.stmts.setBalance.run(account, balance, this.now());
-    for (const row of plan.ledger) {
-      this.stmts.usageLedgerInsert.run(
-        row.accountId,
-        row.amount,
-        row.balanceAfter,
-        'usage',
-        row.actor,
-        row.note,
-        row.ref,
-        row.keyId,
-        row.at,
-      );
-    }
-    for (const s of plan.spend) this.stmts.addSpend.run(s.scope, s.period, s.amount);
+    this.insertRows(
+      LEDGER_USAGE_INSERT,
+      plan.ledger.map((r) => [r.accountId, r.amount, r.balanceAfter, 'usage', r.actor, r.note, r.ref, r.keyId, r.at]),
+    );
+    this.insertRows(
+      SPEND_ADD,
+      plan.spend.map((r) => [r.scope, r.period, r.amount]),
+    );
     return () => {
+      for (const [account, balance] of plan.balances) this.rememberBalance(account, balance);
       for (const r of moving) if (r.reservationId !== undefined) this.releaseHold(r.reservationId);
     };
+  }
+
+  /**
+   * Rows inserted a statement for up to ROWS_PER_STATEMENT of them: a settlement's ledger entries
+   * and spend cost a statement or two each, not one per row.
+   */
+  private insertRows(insert: MultiRowInsert, rows: unknown[][]): void {
+    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+      const part = rows.slice(i, i + ROWS_PER_STATEMENT);
+      const id = `${insert.columns}\n${part.length}`;
+      let statement = this.multiRow.get(id);
+      if (statement === undefined) {
+        const values = Array(part.length)
+          .fill(`(${Array(part[0]!.length).fill('?').join(', ')})`)
+          .join(', ');
+        statement = this.db.prepare(`INSERT INTO ${insert.table} (${insert.columns}) VALUES ${values} ${insert.tail}`);
+        this.multiRow.set(id, statement);
+      }
+      statement.run(part.flat());
+    }
   }
 
   async priceOverrides(): Promise<PriceOverride[]> {
@@ -353,7 +412,7 @@ export class SqliteMoney implements MoneyStore {
   }
 
   async redeem(hash: string, accountId: string, actor: string, at: number): Promise<RedeemResult> {
-    return this.db
+    const result = this.db
       .transaction((): RedeemResult => {
         const code = this.stmts.code.get(hash) as CodeRow | undefined;
         if (!code) return { ok: false, reason: 'unknown' };
@@ -367,5 +426,7 @@ export class SqliteMoney implements MoneyStore {
         return { ok: true, entry, batch: { ...batch, redeemed: batch.redeemed + 1 } };
       })
       .immediate();
+    if (result.ok) this.rememberBalance(accountId, result.entry.balanceAfter);
+    return result;
   }
 }

@@ -27,6 +27,7 @@ import type {
 } from '../types.js';
 import { SqliteConversations } from './conversations.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { OtherCommits } from './other-commits.js';
 import { SqliteResponses } from './responses.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteAudit } from './sqlite-audit.js';
@@ -66,13 +67,6 @@ function roomProblem(db: Database.Database, file: string): string | undefined {
   return undefined;
 }
 
-/**
- * How often, at most, a key lookup asks SQLite whether another connection has committed: a
- * revocation from the CLI or another process is seen by requests from 1 ms after it, and a burst
- * of requests pays for one read of data_version (two file-lock syscalls) rather than one each.
- */
-const KEY_VERSION_READ_MS = 1;
-
 /** The embedded default store: one SQLite file, WAL mode so that CLI commands and the server share it. */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
@@ -86,14 +80,13 @@ export class SqliteStore implements Store {
   readonly status = new DependencyStatus('database', 'sqlite');
   private readonly stmts;
   /**
-   * Key rows read on every request, kept until any other connection commits (PRAGMA data_version
-   * changes then, read at most every KEY_VERSION_READ_MS), so a revocation from the CLI or
-   * another process is seen at once by any request that comes a millisecond later.
+   * Key rows read on every request, kept until any other connection commits (other-commits.ts), so
+   * a revocation from the CLI or another process is seen at once by any request that comes a
+   * millisecond later.
    */
   private readonly keyCache = new Map<string, KeyRecord | undefined>();
   private keyCacheVersion = -1;
-  /** When data_version was last read (performance.now()), so that a burst of requests reads it once. */
-  private keyVersionReadAt = Number.NEGATIVE_INFINITY;
+  private readonly otherCommits: OtherCommits;
 
   constructor(
     private readonly file: string,
@@ -113,7 +106,13 @@ export class SqliteStore implements Store {
     this.tasks = new SqliteTaskStore(this.db);
     this.conversations = new SqliteConversations(this.db);
     this.audit = new SqliteAudit(this.db);
-    this.money = new SqliteMoney(this.db, new Calendar(options.timeZone ?? 'UTC'), options.requireBalance ?? true);
+    this.otherCommits = new OtherCommits(this.db);
+    this.money = new SqliteMoney(
+      this.db,
+      new Calendar(options.timeZone ?? 'UTC'),
+      options.requireBalance ?? true,
+      this.otherCommits,
+    );
     this.responses = new SqliteResponses(this.db);
     const db = this.db;
     this.stmts = {
@@ -184,14 +183,10 @@ export class SqliteStore implements Store {
   }
 
   async getKey(id: string): Promise<KeyRecord | undefined> {
-    const now = performance.now();
-    if (now - this.keyVersionReadAt >= KEY_VERSION_READ_MS) {
-      this.keyVersionReadAt = now;
-      const version = this.stmts.dataVersion.get() as number;
-      if (version !== this.keyCacheVersion) {
-        this.keyCache.clear();
-        this.keyCacheVersion = version;
-      }
+    const version = this.otherCommits.version();
+    if (version !== this.keyCacheVersion) {
+      this.keyCache.clear();
+      this.keyCacheVersion = version;
     }
     if (this.keyCache.has(id)) return this.keyCache.get(id);
     const row = this.stmts.getKey.get(id) as KeyRow | undefined;
