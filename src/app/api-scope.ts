@@ -7,7 +7,7 @@ import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { admitKey, identifyKey } from '../server/key-admission.js';
 import { normalizeBody } from '../server/normalize-body.js';
-import { priceCall } from '../services/billing/priced-call.js';
+import { priceCall, pricedPerCall } from '../services/billing/priced-call.js';
 import { checkModel } from '../services/keys/key-policy.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { RequestUsage } from '../services/usage/request-usage.js';
@@ -183,8 +183,10 @@ async function runOperation(
     // With tracing on, the handler runs in the request's span: the spans it starts are its children.
     const span = request.traceSpan;
     const run = () => op.handle(context);
-    // An operation priced per call reserves its price before its handler starts.
-    const handle = usage.meter === undefined ? run : () => priceCall(usage.meter!, op.id).then(run);
+    // An operation priced per call reserves its price before its handler starts (one without a
+    // price, most of them, starts as it would unpriced: no promise in between).
+    const meter = usage.meter;
+    const handle = meter === undefined || !pricedPerCall(meter, op.id) ? run : () => priceCall(meter, op.id).then(run);
     const handling = span === undefined ? handle() : span.run(handle);
     request.handling = handling;
     const result = await handling;

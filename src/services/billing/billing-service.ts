@@ -88,8 +88,15 @@ export class BillingService implements Reserver {
     return owner;
   }
 
-  async hold(meter: CallMeter, amount: number): Promise<Refusal | undefined> {
-    meter.accountId ??= await this.accountOf(meter.keyId);
+  hold(meter: CallMeter, amount: number): Promise<Refusal | undefined> {
+    // The owner is known after a key's first call: the reservation is then the only wait.
+    meter.accountId ??= this.owners.get(meter.keyId);
+    if (meter.accountId === undefined) {
+      return this.accountOf(meter.keyId).then((accountId) => {
+        meter.accountId = accountId;
+        return this.hold(meter, amount);
+      });
+    }
     const now = Date.now();
     return this.options.store.money.reserve({
       id: meter.reservationId,

@@ -7,6 +7,11 @@ import { imagePrice } from './price.js';
  * An operation without a price (or whose price is of tokens, billed by its generations) costs
  * nothing here.
  */
+/** Whether an operation has a price per call of its own (`priceCall` then reserves it). */
+export function pricedPerCall(meter: CallMeter, operation: string): boolean {
+  return (meter.priceOf(operation)?.perCall ?? 0) > 0;
+}
+
 export async function priceCall(meter: CallMeter, operation: string): Promise<void> {
   const amount = meter.priceOf(operation)?.perCall ?? 0;
   if (amount <= 0) return;
