@@ -30,11 +30,4 @@ export class OtherCommits {
     }
     return this.last;
   }
-
-  /** data_version now (for a check that must not be a millisecond late). */
-  current(): number {
-    this.readAt = performance.now();
-    this.last = this.read.get() as number;
-    return this.last;
-  }
 }
