@@ -34,11 +34,15 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** `gen-platform serve` in a process of its own on a free port (port 0, read back from its banner). */
+/**
+ * `gen-platform serve` in a process of its own on a free port (port 0, read back from its banner);
+ * refused when it does not serve within `startMs` (more on a loaded machine).
+ */
 export async function startServer(
   configFile: string,
   dataDir: string,
   nodeArgs: string[] = [],
+  startMs = 45_000,
 ): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
@@ -60,7 +64,7 @@ export async function startServer(
     child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
   );
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 45_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), startMs);
     const look = () => {
       const m = /serving on (http:\/\/[\d.]+:\d+)/.exec(out);
       if (!m) return;
