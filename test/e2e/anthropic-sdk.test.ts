@@ -20,7 +20,8 @@ beforeAll(async () => {
     (paths) => ({
       [MODEL]: deployment(paths.programmed),
       [THINKING_MODEL]: deployment(paths.thinking),
-      'gen-4.7': deployment(paths.programmed),
+      // Served past the test model's trained 4096 tokens: the window it is served at is the answer.
+      'gen-4.7': deployment(paths.programmed, { context_size: 8192, parallel: 1 }),
     }),
     { listen: true },
   );
@@ -179,10 +180,13 @@ describe('official @anthropic-ai/sdk: messages', { timeout: 120_000 }, () => {
     expect(m.content.length).toBeGreaterThan(0);
     const page = await client.models.list();
     expect(page.data.map((d) => d.id)).toEqual(expect.arrayContaining([MODEL, THINKING_MODEL]));
-    // The list gives each code's context window too (Claude Code reads it for a custom model id).
-    for (const d of page.data) expect(d, d.id).toMatchObject({ max_input_tokens: 2048 });
+    // Each code with the context window of the deployment serving it, and an output cap within it.
+    const windows = Object.fromEntries(page.data.map((d) => [d.id, d.max_input_tokens]));
+    expect(windows).toEqual({ [MODEL]: 2048, [THINKING_MODEL]: 2048, 'gen-4.7': 8192 });
+    for (const d of page.data) expect(d.max_tokens, d.id).toBeLessThanOrEqual(d.max_input_tokens!);
     const info = await client.models.retrieve('claude-sonnet-4-5-20250929');
-    expect(info).toMatchObject({ id: 'claude-sonnet-4-5-20250929', type: 'model', max_input_tokens: 2048 });
+    expect(info).toMatchObject({ id: 'claude-sonnet-4-5-20250929', type: 'model', max_input_tokens: 8192 });
+    expect(await client.models.retrieve('gen-4.7')).toMatchObject({ id: 'gen-4.7', max_input_tokens: 8192 });
   });
 
   it('answers errors in Anthropic shape, as the SDK reads them', async () => {

@@ -1,7 +1,7 @@
 import type { CountTokensBody, MessagesBody } from '../../api/anthropic.js';
 import type { AnthropicMessage, AnthropicModel, AnthropicUsage, StopReason } from '../../api/anthropic-reply.js';
 import type { ReplyIdentity } from '../../api/reply-identity.js';
-import type { ChatUsage, FinishReason, PartIterator } from '../../engines/chat/types.js';
+import type { ChatEngineCapabilities, ChatUsage, FinishReason, PartIterator } from '../../engines/chat/types.js';
 import { modelNotConfigured, notFound, unknownModel, upstreamFailure } from '../../errors/errors.js';
 import { CHAT_MODEL_CODES, chatModel } from '../../models/catalogue.js';
 import type { CallContext } from '../call-context.js';
@@ -162,9 +162,7 @@ export class AnthropicService {
     if (!chat) return [];
     const codes = CHAT_MODEL_CODES.filter((c) => chat.hasModel(c) && allowed(c));
     // Each with the context window of the deployment serving it, as one model by id gives it.
-    return Promise.all(
-      codes.map(async (code) => modelInfo(code, (await chat.engineFor(code)).capabilities.maxContext)),
-    );
+    return Promise.all(codes.map(async (code) => modelInfo(code, (await chat.engineFor(code)).capabilities)));
   }
 
   /**
@@ -181,17 +179,23 @@ export class AnthropicService {
     if (!this.chat?.hasModel(code)) throw notFound(`No model ${name} here`);
     check(code);
     const engine = await this.chat.engineFor(code);
-    return { ...modelInfo(code, engine.capabilities.maxContext), id: name };
+    return { ...modelInfo(code, engine.capabilities), id: name };
   }
 }
 
-function modelInfo(code: string, maxContext: number | null): AnthropicModel {
+/**
+ * Anthropic's model object: `max_input_tokens` is the window of the deployment serving the code
+ * (not the catalogue's figure for the live model), `max_tokens` the most it writes in one reply
+ * there: the catalogue's output cap within that window.
+ */
+function modelInfo(code: string, serving: Pick<ChatEngineCapabilities, 'maxContext' | 'maxOutput'>): AnthropicModel {
+  const catalogued = chatModel(code)?.maxOutput ?? serving.maxContext;
   return {
     type: 'model',
     id: code,
     display_name: code,
     created_at: STARTED,
-    max_input_tokens: maxContext,
-    max_tokens: chatModel(code)?.maxOutput ?? null,
+    max_input_tokens: serving.maxContext,
+    max_tokens: Math.min(catalogued, serving.maxOutput, serving.maxContext),
   };
 }

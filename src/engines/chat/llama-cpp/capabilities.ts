@@ -19,17 +19,20 @@ const NATIVE_TOOL_WRAPPERS = new Set([
  * Tools: the chat template's own function-call syntax was recognised (node-llama-cpp can prompt
  * any model with a generic syntax, but a model not trained for it rarely calls well). Thinking:
  * the wrapper has a thought segment (e.g. `<think>` in the template or the vocabulary).
+ * The context window is the one the engine serves, `servedContext` tokens a sequence (what its
+ * prompt check holds a request to), even past the model's trained length: that is what clients
+ * are told (`max_input_tokens`) and what they may send.
  */
 export function detectCapabilities(
   wrapper: ChatWrapper,
-  trainedContext: number,
-  o: ResolvedLlamaCppOptions,
+  servedContext: number,
+  o: Pick<ResolvedLlamaCppOptions, 'maxOutput'>,
 ): ChatEngineCapabilities {
   const tools =
     wrapper instanceof JinjaTemplateChatWrapper
       ? wrapper.usingJinjaFunctionCallTemplate
       : NATIVE_TOOL_WRAPPERS.has(wrapper.wrapperName);
-  const maxContext = Math.min(o.contextSize, trainedContext > 0 ? trainedContext : o.contextSize);
+  const maxContext = servedContext;
   return {
     tools,
     thinking: wrapper.settings.segments?.thought != null,

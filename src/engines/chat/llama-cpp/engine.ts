@@ -180,7 +180,7 @@ class Engine implements LlamaCppEngine {
  */
 export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
   const o = resolveOptions(options);
-  const info = await checkGguf(o.modelPath);
+  await checkGguf(o.modelPath);
   const llama = await sharedLlama(o.gpu);
   const model = await llama.loadModel({ modelPath: o.modelPath, gpuLayers: o.gpu === false ? 0 : 'auto' });
   try {
@@ -199,8 +199,7 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
       const sequence = context.getSequence();
       slots.push({ sequence, chat: new LlamaChat({ contextSequence: sequence, chatWrapper: wrapper }) });
     }
-    const trained = info.architectureMetadata.context_length ?? 0;
-    const capabilities = detectCapabilities(wrapper, trained, o);
+    const capabilities = detectCapabilities(wrapper, context.contextSize, o);
     const pool = new SequencePool(slots, o.queueLimit);
     leased = () => pool.size - pool.available;
     const dispose = async () => {
