@@ -226,6 +226,8 @@ export const ResponseStreamEvent = Discriminated('type', [
     content_index: Type.Integer(),
     text: Type.String(),
   }),
+  // Sent while the model has said nothing for a while (a long prompt being read), as OpenAI does.
+  ReplyObject({ type: Type.Literal('keepalive'), ...seq }),
   ReplyObject({ type: Type.Literal('response.web_search_call.in_progress'), ...seq, ...inItem }),
   ReplyObject({ type: Type.Literal('response.web_search_call.searching'), ...seq, ...inItem }),
   ReplyObject({ type: Type.Literal('response.web_search_call.completed'), ...seq, ...inItem }),

@@ -18,6 +18,12 @@ export const ResponsesConfigSchema = Type.Object(
       description:
         "Largest total size of one key's stored responses (their conversation and output text); past it, that key's oldest are deleted at the next purge.",
     }),
+    keepalive_interval_seconds: Type.Number({
+      exclusiveMinimum: 0,
+      default: 10,
+      description:
+        'A stream sends `keepalive` when the model has said nothing for this long (a long prompt being read); it starts with `response.created` once the model begins, or after this long.',
+    }),
     max_stored_mb: Type.Number({
       exclusiveMinimum: 0,
       default: 4096,

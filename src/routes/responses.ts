@@ -33,7 +33,8 @@ const createOn = (base: Operation['base'], id: string) =>
         return response;
       }
       const log = (err: unknown, message: string) => request.log.error({ err }, message);
-      const stream = new ResponseStream(responses, run, signal, log);
+      const keepaliveMs = services.config.responses.keepalive_interval_seconds * 1000;
+      const stream = new ResponseStream(responses, run, signal, log, keepaliveMs);
       await sendEventStream(reply, stream.events(), { frame: (text) => text, last: () => stream.last() });
       return undefined;
     },

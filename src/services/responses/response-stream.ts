@@ -6,13 +6,17 @@ import type { ItemEvent } from './output-builder.js';
 import { type Outcome, outcomeOf, responseObject } from './response-object.js';
 import type { Ending, ResponseRun, ResponsesService } from './responses-service.js';
 
+const WAITING = Symbol('waiting');
+
 /**
  * The stream of one response (docs/wire.md, "Responses"): `response.created` and
  * `response.in_progress` once the model's first part exists (a failure before it is an ordinary
- * error reply), then the events that build each output item, each numbered by `sequence_number`
- * and framed as `event: <type>` + `data: <json>`. The last event, `response.completed`,
- * `.incomplete` or `.failed` (after an `error` event), is `last()`: the writer sends it once the
- * request's usage is durable.
+ * error reply) or once `keepaliveMs` has passed without one, then the events that build each
+ * output item, and a `keepalive` whenever the model is silent for `keepaliveMs` (a long prompt
+ * being read): clients and proxies that close a silent stream keep it. Each event is numbered by
+ * `sequence_number` and framed as `event: <type>` + `data: <json>`. The last event,
+ * `response.completed`, `.incomplete` or `.failed` (after an `error` event), is `last()`: the
+ * writer sends it once the request's usage is durable.
  */
 export class ResponseStream {
   private sequence = 0;
@@ -23,6 +27,7 @@ export class ResponseStream {
     private readonly run: ResponseRun,
     private readonly signal: CancelSignal,
     private readonly log: StreamFailureLog,
+    private readonly keepaliveMs: number,
   ) {}
 
   async *events(): AsyncGenerator<string> {
@@ -30,14 +35,21 @@ export class ResponseStream {
     const parts = run.parts[Symbol.asyncIterator]();
     let engineDone = false;
     try {
+      let pending = parts.next();
       // Awaited before anything is yielded: a failure here is the reply's status, not an event.
-      let next = await parts.next();
+      let next = await this.within(pending);
       yield this.frame({ type: 'response.created', response: this.snapshot('in_progress') });
       yield this.frame({ type: 'response.in_progress', response: this.snapshot('in_progress') });
       const events: ItemEvent[] = [];
       let outcome: Outcome | undefined;
       try {
-        while (!next.done) {
+        for (;;) {
+          if (next === WAITING) {
+            yield this.frame({ type: 'keepalive' });
+            next = await this.within(pending);
+            continue;
+          }
+          if (next.done) break;
           const part = next.value;
           if (part.type === 'finish') {
             run.chat.usage = part.usage;
@@ -45,7 +57,8 @@ export class ResponseStream {
           } else run.builder.push(part, events);
           for (const event of events) yield this.frame(event);
           events.length = 0;
-          next = await parts.next();
+          pending = parts.next();
+          next = await this.within(pending);
         }
         engineDone = true;
       } catch (err) {
@@ -93,6 +106,15 @@ export class ResponseStream {
         error: { type: 'server_error', code: error.code, message: error.message, param: null },
       }) + this.frame({ type: 'response.failed', response })
     );
+  }
+
+  /** The step's result, or WAITING when it has not come within `keepaliveMs` (the step goes on). */
+  private within<T>(step: Promise<T>): Promise<T | typeof WAITING> {
+    let timer: NodeJS.Timeout | undefined;
+    const waiting = new Promise<typeof WAITING>((resolve) => {
+      timer = setTimeout(resolve, this.keepaliveMs, WAITING);
+    });
+    return Promise.race([step, waiting]).finally(() => clearTimeout(timer));
   }
 
   private snapshot(status: ResponseObject['status']): ResponseObject {

@@ -32,14 +32,15 @@ export function responsesOn(engine: ChatEngine, search?: SearchService) {
       return service.complete(run);
     },
     /** The stream's text as the writer sends it: every event, then the last. */
-    async stream(fields: Partial<ResponseCreateBody>, keyId = 'key-a', logged: unknown[] = []) {
+    async stream(fields: Partial<ResponseCreateBody>, keyId = 'key-a', logged: unknown[] = [], keepaliveMs = 60_000) {
       const run = await service.start(
         body({ ...fields, stream: true }),
         identity(),
         callContext({ tenant: keyId }),
         keyId,
       );
-      const stream = new ResponseStream(service, run, new AbortController().signal, (err) => logged.push(err));
+      const signal = new AbortController().signal;
+      const stream = new ResponseStream(service, run, signal, (err) => logged.push(err), keepaliveMs);
       let text = '';
       for await (const frame of stream.events()) text += frame;
       return text + stream.last();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatStreamPart, ChatUsage } from '../../../src/engines/chat/types.js';
+import type { ChatEngine, ChatStreamPart, ChatUsage } from '../../../src/engines/chat/types.js';
 import { upstreamFailure } from '../../../src/errors/errors.js';
 import { ScriptedChatEngine } from '../../helpers/scripted-chat-engine.js';
 import { eventsOf, responsesOn } from './fixture.js';
@@ -305,6 +305,63 @@ describe('ResponsesService: the stream', () => {
   it('a failure before the first part is thrown: the route answers it as an error reply', async () => {
     const r = on(new ScriptedChatEngine().fails([], upstreamFailure('down')));
     await expect(r.stream({})).rejects.toMatchObject({ code: 1234 });
+  });
+
+  it('a model slow to begin: response.created at once, then keepalive while silent, numbered in order', async () => {
+    const engine = new ScriptedChatEngine();
+    const slow: ChatEngine = {
+      capabilities: engine.capabilities,
+      countTokens: engine.countTokens.bind(engine),
+      close: async () => {},
+      async *generate(): AsyncGenerator<ChatStreamPart> {
+        // A long prompt being read, then a pause mid-reply.
+        await new Promise((r) => setTimeout(r, 150));
+        yield { type: 'text-delta', text: 'Hi' };
+        await new Promise((r) => setTimeout(r, 150));
+        yield finish();
+      },
+    };
+    const r = responsesOn(slow);
+    close = r.close;
+    const events = eventsOf(await r.stream({}, 'key-a', [], 40));
+    expect(events.slice(0, 3).map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'keepalive']);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const firstText = events.findIndex((e) => e.type === 'response.output_text.delta');
+    const afterText = events.slice(firstText + 1);
+    expect(afterText.findIndex((e) => e.type === 'keepalive')).toBeGreaterThanOrEqual(0);
+    expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
+    expect(events.filter((e) => e.type !== 'keepalive').map((e) => e.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+  });
+
+  it('a failure after keepalive began is response.failed in the stream, not an error reply', async () => {
+    const engine = new ScriptedChatEngine();
+    const failing: ChatEngine = {
+      capabilities: engine.capabilities,
+      countTokens: engine.countTokens.bind(engine),
+      close: async () => {},
+      async *generate(): AsyncGenerator<ChatStreamPart> {
+        await new Promise((r) => setTimeout(r, 120));
+        throw upstreamFailure('the upstream closed');
+      },
+    };
+    const r = responsesOn(failing);
+    close = r.close;
+    const logged: unknown[] = [];
+    const events = eventsOf(await r.stream({}, 'key-a', logged, 40));
+    expect(events[0]!.type).toBe('response.created');
+    expect(events.slice(-2).map((e) => e.type)).toEqual(['error', 'response.failed']);
+    expect(events.at(-1)!['response']).toMatchObject({ status: 'failed', error: { message: 'the upstream closed' } });
+    expect(logged).toHaveLength(1);
   });
 
   it('a reply cut short ends with response.incomplete', async () => {
