@@ -1,7 +1,8 @@
-import { getLlama, type LlamaContext, LlamaLogLevel, type LlamaModel, type Token } from 'node-llama-cpp';
+import { getLlama, LlamaChat, type LlamaContext, LlamaLogLevel, type LlamaModel, type Token } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WAIT_TURNS, stepBatching } from '../../../src/engines/chat/llama-cpp/batch-order.js';
 import { createLlamaCppEngine } from '../../../src/engines/chat/llama-cpp/engine.js';
+import { runGeneration } from '../../../src/engines/chat/llama-cpp/generation.js';
 import { collect, request, tempModels } from './fixture.js';
 
 type Strategy = (o: { items: { tokens: Token[] }[]; size: number }) => { item: unknown; processAmount: number }[];
@@ -106,6 +107,36 @@ describe('step batching on node-llama-cpp', () => {
       const generating = steps.slice(1, -1);
       expect(generating.length).toBeGreaterThan(5);
       for (const ids of generating) expect(ids).toEqual([0, 1, 2, 3]);
+    } finally {
+      await context.dispose();
+    }
+  });
+
+  it('a request stops counting as generating when the model stops, not when its output is read', async () => {
+    const context = await model.createContext({ contextSize: 256, sequences: 1, threads: 1 });
+    try {
+      const chat = new LlamaChat({ contextSequence: context.getSequence() });
+      let done = 0;
+      const parts = runGeneration(
+        {
+          chat,
+          history: [{ type: 'user', text: 'Hi!' }],
+          functions: undefined,
+          grammar: undefined,
+          request: request({ maxTokens: 4, thinking: false }),
+          promptTokens: 0,
+          cachedTokens: 0,
+          roomForOutput: 200,
+          onModelDone: () => done++,
+        },
+        new AbortController().signal,
+      )[Symbol.asyncIterator]();
+      await parts.next();
+      // Nothing more is read, yet the model finishes its four tokens.
+      for (let i = 0; i < 200 && done === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(done).toBe(1);
+      while (!(await parts.next()).done) {}
+      expect(done).toBe(1);
     } finally {
       await context.dispose();
     }

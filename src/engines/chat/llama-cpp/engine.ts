@@ -78,6 +78,8 @@ class Engine implements LlamaCppEngine {
     private readonly contextSize: number,
     private readonly dispose: () => Promise<void>,
     private readonly thread: TokenizerThread,
+    /** Requests whose model is generating now: a decode step waits for each of them (batch-order.ts). */
+    private readonly generating: { count: number },
   ) {
     this.grammars = new JsonGrammars(model.llama);
   }
@@ -149,19 +151,30 @@ class Engine implements LlamaCppEngine {
       // The last prompt token is always evaluated again to get the next token's logits.
       const cachedTokens = Math.min(commonPrefix(sequence.contextTokens, prompt), prompt.length - 1);
       if (!(await prefillPrompt(sequence, prompt, signal))) return;
-      yield* runGeneration(
-        {
-          chat,
-          history,
-          functions,
-          grammar,
-          request,
-          promptTokens: prompt.length,
-          cachedTokens: Math.max(0, cachedTokens),
-          roomForOutput: this.contextSize - prompt.length,
-        },
-        signal,
-      );
+      this.generating.count++;
+      let counted = true;
+      const onModelDone = () => {
+        if (counted) this.generating.count--;
+        counted = false;
+      };
+      try {
+        yield* runGeneration(
+          {
+            chat,
+            history,
+            functions,
+            grammar,
+            request,
+            promptTokens: prompt.length,
+            cachedTokens: Math.max(0, cachedTokens),
+            roomForOutput: this.contextSize - prompt.length,
+            onModelDone,
+          },
+          signal,
+        );
+      } finally {
+        onModelDone();
+      }
     } finally {
       if (chat !== lease.item.chat) chat.dispose({ disposeSequence: false });
       lease.release();
@@ -184,8 +197,8 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
   const llama = await sharedLlama(o.gpu);
   const model = await llama.loadModel({ modelPath: o.modelPath, gpuLayers: o.gpu === false ? 0 : 'auto' });
   try {
-    let leased = (): number => 0;
-    const batching = stepBatching(() => leased());
+    const generating = { count: 0 };
+    const batching = stepBatching(() => generating.count);
     const context = await model.createContext({
       contextSize: o.contextSize,
       sequences: o.parallel,
@@ -201,7 +214,6 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
     }
     const capabilities = detectCapabilities(wrapper, context.contextSize, o);
     const pool = new SequencePool(slots, o.queueLimit);
-    leased = () => pool.size - pool.available;
     const dispose = async () => {
       await context.dispose();
       await model.dispose();
@@ -214,6 +226,7 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
       context.contextSize,
       dispose,
       new TokenizerThread(o.modelPath),
+      generating,
     );
   } catch (err) {
     await model.dispose();

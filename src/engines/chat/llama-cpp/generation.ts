@@ -24,6 +24,8 @@ export interface GenerationInput {
   cachedTokens: number;
   /** Room left in the sequence's window after the prompt. */
   roomForOutput: number;
+  /** Called once when the model stops generating (before the output is drained). */
+  onModelDone?: () => void;
 }
 
 type StopReason = LlamaChatResponse['metadata']['stopReason'];
@@ -117,7 +119,7 @@ export async function* runGeneration(input: GenerationInput, signal: CancelSigna
     parts.push({ type: 'tool-call-end', index: open.index });
   };
 
-  const run = (
+  const model = (
     input.grammar !== undefined
       ? chat.generateResponse(input.history, { ...common, grammar: input.grammar })
       : chat.generateResponse(input.history, {
@@ -128,7 +130,8 @@ export async function* runGeneration(input: GenerationInput, signal: CancelSigna
           onFunctionCall,
           onFunctionCallParamsChunk,
         })
-  ).then(
+  ).finally(() => input.onModelDone?.());
+  const run = model.then(
     (res) => {
       if (res.metadata.stopReason !== 'abort') {
         parts.push({
