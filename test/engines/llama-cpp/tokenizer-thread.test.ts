@@ -1,7 +1,7 @@
-import { getLlama, LlamaText } from 'node-llama-cpp';
+import { getLlama, LlamaText, SpecialTokensText } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlamaCppEngine, type LlamaCppEngine } from '../../../src/engines/chat/llama-cpp/engine.js';
-import { TokenizerThread } from '../../../src/engines/chat/llama-cpp/tokenizer-thread.js';
+import { TokenizerThread, TokenMemo } from '../../../src/engines/chat/llama-cpp/tokenizer-thread.js';
 import { tempModels } from './fixture.js';
 
 let engine: LlamaCppEngine;
@@ -48,5 +48,54 @@ describe('counting long prompts on the tokenizer thread', () => {
     const counting = expect(thread.count(LlamaText([long(200_000)]))).rejects.toThrow(/closed/);
     await thread.close();
     await counting;
+  });
+
+  it('tokenizes a prompt as the loop does, and the memo gives its pieces back to LlamaChat', async () => {
+    const llama = await getLlama({ gpu: false, build: 'never' });
+    const model = await llama.loadModel({ modelPath, vocabOnly: true });
+    const thread = new TokenizerThread(modelPath);
+    try {
+      const text = LlamaText([
+        new SpecialTokensText('<|im_start|>user\n'),
+        long(200_000),
+        new SpecialTokensText('<|im_end|>\n<|im_start|>assistant\n'),
+      ]);
+      let cpu = process.cpuUsage();
+      const onLoop = text.tokenize(model.tokenizer);
+      const loopMs = process.cpuUsage(cpu).user / 1000;
+      const { tokens, pieces } = await thread.tokenize(text);
+      expect(tokens).toEqual(onLoop);
+      const memo = new TokenMemo(model);
+      const release = memo.hold(pieces);
+      cpu = process.cpuUsage();
+      const fromMemo = text.tokenize(model.tokenizer);
+      const memoMs = process.cpuUsage(cpu).user / 1000;
+      expect(fromMemo).toEqual(onLoop);
+      console.info(
+        `200,000 characters on the loop: ${loopMs.toFixed(0)} ms of CPU tokenized, ${memoMs.toFixed(1)} ms found in the memo`,
+      );
+      release();
+      // Released: tokenized again, the same.
+      expect(text.tokenize(model.tokenizer)).toEqual(onLoop);
+    } finally {
+      await thread.close();
+      await model.dispose();
+    }
+  });
+
+  it('drops a prompt whose client left', async () => {
+    const thread = new TokenizerThread(modelPath, 1);
+    try {
+      const left = new AbortController();
+      const first = thread.count(LlamaText([long(100_000)]));
+      const second = thread.count(LlamaText([long(100_000)]), left.signal);
+      await expect(thread.count(LlamaText(['x']))).rejects.toThrow(/waiting/);
+      left.abort(new Error('client gone'));
+      await expect(second).rejects.toThrow('client gone');
+      expect(await first).toBeGreaterThan(50_000);
+      expect(thread.load).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      await thread.close();
+    }
   });
 });

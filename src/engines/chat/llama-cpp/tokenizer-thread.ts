@@ -1,10 +1,28 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import type { LlamaText } from 'node-llama-cpp';
+import type { LlamaModel, LlamaText, LlamaTextJSON, Token, Tokenizer } from 'node-llama-cpp';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
+import { CountThread } from '../count-thread.js';
+
+/** One call LlamaText made to the tokenizer, with its answer. */
+export interface TokenizedPiece {
+  text: string;
+  special: boolean | 'builtin' | undefined;
+  options: 'trimLeadingSpace' | undefined;
+  tokens: Token[];
+}
+
+/** A prompt tokenized on the thread, and the pieces it was tokenized in. */
+export interface TokenizedPrompt {
+  tokens: Token[];
+  pieces: TokenizedPiece[];
+}
+
+type Job = { text: LlamaTextJSON; pieces: boolean };
 
 /**
- * The thread's code: the model's vocabulary alone (no weights), and a count per message. CommonJS
+ * The thread's code: the model's vocabulary alone (no weights). It answers a prompt's tokens, and
+ * with `pieces`, every call LlamaText made to the tokenizer on the way (see TokenMemo). CommonJS
  * text, so that it runs the same from the sources and from the build.
  */
 const WORKER = `
@@ -12,76 +30,115 @@ const { parentPort, workerData } = require('node:worker_threads');
 const ready = import(workerData.library).then(async ({ getLlama, LlamaLogLevel, LlamaText }) => {
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error, progressLogs: false });
   const model = await llama.loadModel({ modelPath: workerData.modelPath, vocabOnly: true });
-  return (json) => LlamaText.fromJSON(json).tokenize(model.tokenizer).length;
+  return ({ text, pieces }) => {
+    const tokenizer = model.tokenizer;
+    if (!pieces) return LlamaText.fromJSON(text).tokenize(tokenizer).length;
+    const calls = [];
+    const recording = Object.assign(
+      (text, special, options) => {
+        const tokens = tokenizer(text, special, options);
+        if (text !== '') calls.push({ text, special, options, tokens });
+        return tokens;
+      },
+      { detokenize: tokenizer.detokenize, isSpecialToken: tokenizer.isSpecialToken, isEogToken: tokenizer.isEogToken },
+    );
+    return { tokens: LlamaText.fromJSON(text).tokenize(recording), pieces: calls };
+  };
 });
-parentPort.on('message', ({ id, text }) => {
+parentPort.on('message', ({ id, job }) => {
   ready
-    .then((count) => parentPort.postMessage({ id, count: count(text) }))
+    .then((run) => parentPort.postMessage({ id, result: run(job) }))
     .catch((err) => parentPort.postMessage({ id, error: String((err && err.message) || err) }));
 });
 `;
 
-interface Pending {
-  resolve(count: number): void;
-  reject(err: Error): void;
+/** Long prompts that may wait for the thread while one is tokenized (past them, 1305). */
+const MAX_WAITING = 16;
+
+/**
+ * Tokenizes long prompts on a thread of its own: llama.cpp's tokenizer is a synchronous native
+ * call, and a prompt of a large context held the event loop for seconds. One prompt at a time, a
+ * bounded line, and a prompt whose client leaves is dropped (count-thread.ts). The thread starts on
+ * first use and loads the model's vocabulary only.
+ */
+export class TokenizerThread {
+  private readonly thread: CountThread<Job, number | TokenizedPrompt>;
+
+  constructor(modelPath: string, maxWaiting = MAX_WAITING) {
+    const library = pathToFileURL(createRequire(import.meta.url).resolve('node-llama-cpp')).href;
+    this.thread = new CountThread({
+      code: WORKER,
+      workerData: { library, modelPath },
+      maxWaiting,
+      name: `the tokenizer of ${modelPath.split(/[\\/]/).at(-1)}`,
+    });
+  }
+
+  get load() {
+    return this.thread.load;
+  }
+
+  async count(text: LlamaText, signal?: CancelSignal): Promise<number> {
+    return (await this.thread.run({ text: text.toJSON(), pieces: false }, signal)) as number;
+  }
+
+  async tokenize(text: LlamaText, signal?: CancelSignal): Promise<TokenizedPrompt> {
+    return (await this.thread.run({ text: text.toJSON(), pieces: true }, signal)) as TokenizedPrompt;
+  }
+
+  close(): Promise<void> {
+    return this.thread.close();
+  }
 }
 
 /**
- * Counts the tokens of a long prompt on a thread of its own: llama.cpp's tokenizer is a synchronous
- * native call, and a prompt of a large context held the event loop for seconds. The thread starts
- * on first use and loads the model's vocabulary only. Should it fail to start, `count` rejects and
- * the caller counts on its own thread.
+ * The tokens of pieces tokenized on the thread, given back when the model's tokenizer is asked for
+ * them again. LlamaChat tokenizes the whole prompt on the event loop when it generates (its
+ * `model.tokenizer`, a synchronous native call); with the memo in place, a prompt tokenized on the
+ * thread beforehand is found here, piece by piece, and the loop only looks it up. A tokenizer is a
+ * function of its input, so a piece found is right whoever held it; pieces are kept while a
+ * generation holds them.
  */
-export class TokenizerThread {
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
+export class TokenMemo {
+  private readonly held = new Map<string, { piece: TokenizedPiece; holders: number }[]>();
 
-  constructor(private readonly modelPath: string) {}
+  constructor(model: LlamaModel) {
+    const own = model.tokenizer;
+    const find = (text: string, special: unknown, options: unknown) =>
+      this.held.get(text)?.find((h) => h.piece.special === special && h.piece.options === options)?.piece.tokens;
+    const memo = Object.assign(
+      (text: string, special?: boolean | 'builtin', options?: 'trimLeadingSpace') =>
+        find(text, special, options)?.slice() ?? (own as (...args: unknown[]) => Token[])(text, special, options),
+      { detokenize: own.detokenize, isSpecialToken: own.isSpecialToken, isEogToken: own.isEogToken },
+    ) as Tokenizer;
+    (model as { tokenizer: Tokenizer }).tokenizer = memo;
+  }
 
-  count(text: LlamaText): Promise<number> {
-    const worker = this.start();
-    const id = this.nextId++;
-    return new Promise<number>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, text: text.toJSON() });
+  /** Keeps `pieces` until the returned function is called. */
+  hold(pieces: TokenizedPiece[]): () => void {
+    const entries = pieces.map((piece) => {
+      const list = this.held.get(piece.text) ?? [];
+      const found = list.find((h) => h.piece.special === piece.special && h.piece.options === piece.options);
+      if (found) {
+        found.holders++;
+        return found;
+      }
+      const entry = { piece, holders: 1 };
+      list.push(entry);
+      this.held.set(piece.text, list);
+      return entry;
     });
-  }
-
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    this.failAll(new Error('the tokenizer thread was closed'));
-    await worker?.terminate();
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const library = pathToFileURL(createRequire(import.meta.url).resolve('node-llama-cpp')).href;
-    const worker = new Worker(WORKER, { eval: true, workerData: { library, modelPath: this.modelPath } });
-    worker.unref();
-    worker.on('message', (reply: { id: number; count?: number; error?: string }) => {
-      const pending = this.pending.get(reply.id);
-      if (!pending) return;
-      this.pending.delete(reply.id);
-      if (reply.count === undefined) pending.reject(new Error(`tokenizer thread: ${reply.error}`));
-      else pending.resolve(reply.count);
-    });
-    // A thread that fails or ends takes its counts with it; the next count starts another.
-    worker.on('error', (err) => this.lost(worker, err));
-    worker.on('exit', (code) => this.lost(worker, new Error(`tokenizer thread exited with code ${code}`)));
-    this.worker = worker;
-    return worker;
-  }
-
-  private lost(worker: Worker, err: Error): void {
-    if (this.worker !== worker) return;
-    this.worker = undefined;
-    this.failAll(err);
-  }
-
-  private failAll(err: Error): void {
-    for (const pending of this.pending.values()) pending.reject(err);
-    this.pending.clear();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const entry of entries) {
+        if (--entry.holders > 0) continue;
+        const list = this.held.get(entry.piece.text);
+        const rest = list?.filter((h) => h !== entry) ?? [];
+        if (rest.length > 0) this.held.set(entry.piece.text, rest);
+        else this.held.delete(entry.piece.text);
+      }
+    };
   }
 }
