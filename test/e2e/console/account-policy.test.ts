@@ -36,16 +36,30 @@ describe('console in Chromium: the admin sets what the keys of an account share'
     await screenshot(page, 'accounts-policy-refused-desktop');
 
     await page.getByLabel('Models', { exact: true }).fill('gen-4.6');
+    await page.getByLabel('Usage windows').fill('5000 a week');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Usage windows');
+    await page.getByLabel('Usage windows').fill('5000/5h, 40000/168h');
     await screenshot(page, 'accounts-policy-desktop');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect
       .poll(() => row.textContent())
-      .toContain('2 concurrent · no per-minute limit · 0 of 3 keys · models gen-4.6');
+      .toContain('2 concurrent · no per-minute limit · 0 of 3 keys · models gen-4.6 · windows 5000/5h, 40000/168h');
     expect(await page.locator('#policy-concurrent').count()).toBe(0);
     await screenshot(page, 'accounts-policy-saved-desktop');
 
     const held = await s.t.services.accountPolicies.forAccount(accountId);
-    expect(held).toMatchObject({ limits: { concurrent: 2 }, maxKeys: 3, models: ['gen-4.6'] });
+    expect(held).toMatchObject({
+      limits: {
+        concurrent: 2,
+        windows: [
+          { requests: 5000, hours: 5 },
+          { requests: 40000, hours: 168 },
+        ],
+      },
+      maxKeys: 3,
+      models: ['gen-4.6'],
+    });
     const [record] = await s.t.services.audit.list({ action: 'account.policy', limit: 10 });
     expect(record).toMatchObject({
       actor: 'key:admin',

@@ -61,9 +61,27 @@ export interface Account {
 /** What every key of an account shares; `own` null = the configured default (`effective`). */
 export interface AccountPolicy {
   account_id: string;
-  own: { concurrent: number | null; requests_per_minute: number | null; max_keys: number | null; models: string[] };
-  effective: { concurrent: number; requests_per_minute: number; max_keys: number; models: string[] };
+  own: {
+    concurrent: number | null;
+    requests_per_minute: number | null;
+    max_keys: number | null;
+    models: string[];
+    windows: LimitWindow[] | null;
+  };
+  effective: {
+    concurrent: number;
+    requests_per_minute: number;
+    max_keys: number;
+    models: string[];
+    windows: LimitWindow[];
+  };
   active_keys: number;
+}
+
+/** A usage window: at most `requests` in any `hours`. */
+export interface LimitWindow {
+  requests: number;
+  hours: number;
 }
 
 export interface AccountPolicyChange {
@@ -71,6 +89,7 @@ export interface AccountPolicyChange {
   requests_per_minute: number | null;
   max_keys: number | null;
   models: string[] | null;
+  windows: LimitWindow[] | null;
 }
 
 export interface UsageRow {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type AccountPolicy, api } from '../../api';
+import { type AccountPolicy, api, type LimitWindow } from '../../api';
 
 const NUMBERS = [
   ['concurrent', 'Concurrent requests'],
@@ -7,6 +7,23 @@ const NUMBERS = [
   ['max_keys', 'Active keys at most'],
 ] as const;
 type NumberField = (typeof NUMBERS)[number][0];
+
+/** Windows as the form shows them: `5000/5h, 40000/168h`. */
+const windowsText = (windows: LimitWindow[]): string => windows.map((w) => `${w.requests}/${w.hours}h`).join(', ');
+
+/** `5000/5h, 40000/168h` as windows; undefined when a part is not `N/Hh`. */
+function parseWindows(text: string): LimitWindow[] | undefined {
+  const windows: LimitWindow[] = [];
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const m = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*h$/i.exec(part);
+    if (!m || Number(m[1]) < 1 || Number(m[2]) <= 0) return undefined;
+    windows.push({ requests: Number(m[1]), hours: Number(m[2]) });
+  }
+  return windows;
+}
 
 /** What an account's keys share, in a few words: `2 concurrent · 30/min · 1 of 5 keys · gen-4.6`. */
 export function policyText(p: AccountPolicy): string {
@@ -16,6 +33,7 @@ export function policyText(p: AccountPolicy): string {
     e.requests_per_minute ? `${e.requests_per_minute}/min` : 'no per-minute limit',
     `${p.active_keys} of ${e.max_keys || 'any number of'} keys`,
     e.models.length ? `models ${e.models.join(', ')}` : 'all models',
+    ...(e.windows.length ? [`windows ${windowsText(e.windows)}`] : []),
   ].join(' · ');
 }
 
@@ -36,6 +54,7 @@ export function AccountPolicyForm(props: {
     max_keys: own.max_keys === null ? '' : String(own.max_keys),
   });
   const [models, setModels] = useState(own.models.join(', '));
+  const [windows, setWindows] = useState(own.windows === null ? '' : windowsText(own.windows));
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
@@ -56,13 +75,16 @@ export function AccountPolicyForm(props: {
       if (!/^\d+$/.test(v)) return setError(`${label}: give a whole number (0 = no limit), or leave it empty.`);
       change[field] = Number(v);
     }
+    const shared = windows.trim() === '' ? null : parseWindows(windows);
+    if (shared === undefined)
+      return setError('Usage windows: give requests/hours, e.g. 5000/5h, 40000/168h, or leave it empty.');
     const list = models
       .split(',')
       .map((m) => m.trim())
       .filter(Boolean);
     setBusy(true);
     try {
-      props.onSaved(await api.setAccountPolicy(props.policy.account_id, { ...change, models: list }));
+      props.onSaved(await api.setAccountPolicy(props.policy.account_id, { ...change, models: list, windows: shared }));
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -105,6 +127,20 @@ export function AccountPolicyForm(props: {
       />
       <span id="policy-models-hint" class="small-note muted">
         Codes or patterns, comma-separated: gen-4.6, gen-4.5*
+      </span>
+      <label for="policy-windows">Usage windows</label>
+      <input
+        id="policy-windows"
+        placeholder={
+          effective.windows.length && own.windows === null ? `default: ${windowsText(effective.windows)}` : 'default'
+        }
+        aria-describedby="policy-windows-hint"
+        value={windows}
+        onInput={(e) => setWindows(e.currentTarget.value)}
+        spellcheck={false}
+      />
+      <span id="policy-windows-hint" class="small-note muted">
+        Requests per hours, filled by all its keys together, comma-separated: 5000/5h, 40000/168h
       </span>
       {error && (
         <p class="error" role="alert">
