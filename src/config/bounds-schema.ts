@@ -31,6 +31,13 @@ export const TokenizerConfigSchema = Type.Object(
       description:
         'Seconds all media fetches (and video probes) of one request may take together; past it: 1214 naming the item being fetched.',
     }),
+    thread_queue_size: Type.Integer({
+      minimum: 0,
+      maximum: 4096,
+      default: 16,
+      description:
+        'Long prompts and counts that may wait, per deployment, for its tokenizer thread (one runs at a time, off the event loop); past it: 503, code 1305.',
+    }),
   },
   { additionalProperties: false, default: {} },
 );

@@ -62,7 +62,7 @@ export class CountThread<Job, Result> {
     if (this.running && this.waiting.length >= this.options.maxWaiting) {
       return Promise.reject(
         overloaded(
-          `Server overloaded: ${this.options.maxWaiting} long prompts are waiting for ${this.options.name}; retry later`,
+          `Server overloaded: ${this.options.maxWaiting} long prompts are waiting for ${this.options.name} (tokenizer.thread_queue_size); retry later`,
           { retryAfter: RETRY_AFTER_SECONDS },
         ),
       );

@@ -9,6 +9,8 @@ export interface EngineContext {
   configDir: string;
   /** CPU threads to use when a deployment does not say. */
   defaultThreads: number;
+  /** Prompts that may wait for a deployment's tokenizer thread (`tokenizer.thread_queue_size`). */
+  tokenizerQueueSize: number;
   log: {
     info(message: string): void;
     error(details: Record<string, unknown>, message: string): void;

@@ -53,6 +53,7 @@ export function engineContext(
     configDir,
     modelsDir: config.embedded.models_dir ?? path.join(config.data_dir, 'models'),
     defaultThreads: config.embedded.threads || Math.max(1, cpus),
+    tokenizerQueueSize: config.tokenizer.thread_queue_size,
     log,
   };
 }

@@ -38,7 +38,7 @@ parentPort.on('message', ({ id, job }) => {
 });
 `;
 
-/** Counts that may wait for the thread while one runs (past it, 1305). */
+/** Counts that may wait for the thread while one runs (past it, 1305); `tokenizer.thread_queue_size` sets it. */
 const DEFAULT_MAX_WAITING = 16;
 
 type Json = Record<string, unknown>;

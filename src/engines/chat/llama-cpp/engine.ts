@@ -283,7 +283,7 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
       pool,
       context.contextSize,
       dispose,
-      new TokenizerThread(o.modelPath),
+      new TokenizerThread(o.modelPath, o.tokenizerQueueSize),
       generating,
     );
   } catch (err) {

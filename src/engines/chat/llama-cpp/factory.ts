@@ -57,6 +57,7 @@ export const llamaCppFactory = defineChatEngine({
     return createLlamaCppEngine({
       modelPath,
       threads: o.threads ?? context.defaultThreads,
+      tokenizerQueueSize: context.tokenizerQueueSize,
       ...(o.context_size === undefined ? {} : { contextSize: o.context_size }),
       ...(o.parallel === undefined ? {} : { parallel: o.parallel }),
       ...(o.queue === undefined ? {} : { queueLimit: o.queue }),

@@ -14,6 +14,8 @@ export interface LlamaCppEngineOptions {
   gpu?: false | 'auto';
   /** Largest completion this deployment produces; defaults to the context size. */
   maxOutput?: number;
+  /** Long prompts that may wait for the tokenizer thread; one more is refused with 1305. */
+  tokenizerQueueSize?: number;
 }
 
 export interface ResolvedLlamaCppOptions {
@@ -24,6 +26,7 @@ export interface ResolvedLlamaCppOptions {
   queueLimit: number;
   gpu: false | 'auto';
   maxOutput: number;
+  tokenizerQueueSize: number;
 }
 
 export function resolveOptions(o: LlamaCppEngineOptions): ResolvedLlamaCppOptions {
@@ -34,6 +37,7 @@ export function resolveOptions(o: LlamaCppEngineOptions): ResolvedLlamaCppOption
     ['contextSize', contextSize, 16],
     ['parallel', parallel, 1],
     ['queueLimit', o.queueLimit ?? 0, 0],
+    ['tokenizerQueueSize', o.tokenizerQueueSize ?? 0, 0],
   ];
   for (const [name, value, min] of checks) {
     if (!Number.isInteger(value) || value < min) throw new Error(`llama-cpp: ${name} must be an integer >= ${min}`);
@@ -46,5 +50,6 @@ export function resolveOptions(o: LlamaCppEngineOptions): ResolvedLlamaCppOption
     queueLimit: o.queueLimit ?? 16 * parallel,
     gpu: o.gpu ?? false,
     maxOutput: Math.min(o.maxOutput ?? contextSize, contextSize),
+    tokenizerQueueSize: o.tokenizerQueueSize ?? 16,
   };
 }

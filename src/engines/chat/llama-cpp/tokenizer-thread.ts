@@ -52,7 +52,7 @@ parentPort.on('message', ({ id, job }) => {
 });
 `;
 
-/** Long prompts that may wait for the thread while one is tokenized (past them, 1305). */
+/** Long prompts that may wait for the thread while one is tokenized (past them, 1305); `tokenizer.thread_queue_size` sets it. */
 const MAX_WAITING = 16;
 
 /**

@@ -167,7 +167,9 @@ export const openAICompatibleFactory = defineChatEngine({
       },
       tokenizeUrl: o.tokenize_url,
       tokenizerApi: o.tokenizer_api,
-      tokenCounter: o.tokenizer ? new HfTokenCounter(path.resolve(context.configDir, o.tokenizer)) : undefined,
+      tokenCounter: o.tokenizer
+        ? new HfTokenCounter(path.resolve(context.configDir, o.tokenizer), context.tokenizerQueueSize)
+        : undefined,
       thinking: ctl && { chatTemplateKwargs: ctl.chat_template_kwargs, reasoningEffort: ctl.reasoning_effort },
       reasoningField: o.reasoning_field,
       maxTokensField: o.max_tokens_field,
