@@ -15,6 +15,17 @@ describe('SequencePool', () => {
     expect(pool.available).toBe(3);
   });
 
+  it('breaks ties by place in the set, so the items in use stay neighbours', async () => {
+    const pool = new SequencePool([0, 1, 2, 3], 0);
+    const [a, b, c] = [await pool.acquire('k', never), await pool.acquire('k', never), await pool.acquire('k', never)];
+    expect([a.item, b.item, c.item]).toEqual([0, 1, 2]);
+    a.release();
+    b.release();
+    // 0 and 1 went back to the end of the free list behind 3; the next request still takes 0.
+    expect((await pool.acquire('k', never)).item).toBe(0);
+    expect((await pool.acquire('k', never, (n) => (n === 3 ? 1 : 0))).item).toBe(3);
+  });
+
   it('queues one tenant FIFO up to the limit, then refuses with 1305', async () => {
     const pool = new SequencePool(['only'], 2);
     const first = await pool.acquire('k', never);
