@@ -3,7 +3,7 @@
  * which account holds which key, and the usage figures the console draws. Every implementation
  * passes test/contracts/account-store.contract.ts. Times are Unix milliseconds.
  */
-import type { UsageWindow } from './types.js';
+import type { UsageWindow } from './usage-window.js';
 
 export interface AccountRecord {
   id: string;

@@ -10,6 +10,7 @@ import type { DependencyStatus } from './dependency-status.js';
 import type { MoneyStore } from './money.js';
 import type { ResponseStore } from './responses.js';
 import type { TaskStore } from './tasks.js';
+import type { UsageWindow } from './usage-window.js';
 
 export type Endpoint = 'general' | 'coding';
 export type KeyRole = 'user' | 'admin';
@@ -91,11 +92,7 @@ export interface UsageTotals {
   byOperation: Record<string, { requests: number; promptTokens: number; completionTokens: number; cost: number }>;
 }
 
-export interface UsageWindow {
-  count: number;
-  /** Time of the oldest request in the window, when there is one. */
-  oldest: number | undefined;
-}
+export type { UsageWindow };
 
 export interface Store {
   /** The console's accounts, sessions, key owners and usage figures. */
