@@ -38,19 +38,12 @@ import {
 } from '../money-rows.js';
 import { movesMoney, planSettlement } from '../settlement.js';
 import type { UsageRecord } from '../types.js';
+import { KnownBalances } from './known-balances.js';
+import { type MultiRowInsert, MultiRowInserter } from './multi-row-insert.js';
 import { OtherCommits } from './other-commits.js';
 
 /** Scopes whose budget (or its absence) is kept in memory. */
 const BUDGET_CACHE = 100_000;
-/** Rows one multi-row INSERT holds at most (SQLite allows 32766 parameters). */
-const ROWS_PER_STATEMENT = 64;
-
-interface MultiRowInsert {
-  table: string;
-  columns: string;
-  /** After the VALUES: an upsert's conflict clause. */
-  tail: string;
-}
 const LEDGER_USAGE_INSERT: MultiRowInsert = { table: 'money_ledger', columns: LEDGER_INSERT_COLUMNS, tail: '' };
 /** A batch's spend rows are distinct by scope and period (settlement.ts sums them). */
 const SPEND_ADD: MultiRowInsert = {
@@ -58,8 +51,6 @@ const SPEND_ADD: MultiRowInsert = {
   columns: 'scope, period, spent',
   tail: 'ON CONFLICT (scope, period) DO UPDATE SET spent = spent + excluded.spent',
 };
-/** Accounts whose balance is kept in memory for reservations. */
-const BALANCE_CACHE = 100_000;
 
 interface Hold {
   accountId: string;
@@ -81,15 +72,10 @@ export class SqliteMoney implements MoneyStore {
   private readonly byKey = new Map<string, number>();
   /** Budgets by scope; null: none. */
   private readonly budgetCache = new Map<SpendScope, Budget | null>();
-  /**
-   * Balances as reservations check them, without a query: this process writes every balance it
-   * serves (each write updates this once it has committed), and a commit by any other connection
-   * empties it (other-commits.ts). Settlements and movements read the row itself, in their transaction.
-   */
-  private readonly balanceCache = new Map<string, number>();
-  private balanceCacheVersion = -1;
-  /** `insertRows`'s statements by table and number of rows. */
-  private readonly multiRow = new Map<string, Database.Statement>();
+  /** Balances as reservations check them; settlements and movements read the row itself. */
+  private readonly balances: KnownBalances;
+  /** A settlement's ledger entries and spend rows, a statement or two each. */
+  private readonly rows: MultiRowInserter;
   private readonly stmts;
 
   constructor(
@@ -97,9 +83,11 @@ export class SqliteMoney implements MoneyStore {
     private readonly calendar: Calendar,
     /** billing.require_balance: a late settlement is billed only as far as the balance covers it. */
     private readonly requireBalance = true,
-    private readonly otherCommits = new OtherCommits(db),
+    otherCommits = new OtherCommits(db),
     private readonly now: () => number = Date.now,
   ) {
+    this.rows = new MultiRowInserter(db);
+    this.balances = new KnownBalances(otherCommits, (accountId) => this.balanceOf(accountId));
     this.stmts = {
       balance: db.prepare('SELECT balance FROM money_balances WHERE account_id = ?').pluck(),
       setBalance: db.prepare(
@@ -150,26 +138,6 @@ export class SqliteMoney implements MoneyStore {
     return (this.stmts.balance.get(accountId) as number | undefined) ?? 0;
   }
 
-  /** The balance a reservation checks: from memory while no other connection has committed. */
-  private knownBalance(accountId: string): number {
-    const version = this.otherCommits.version();
-    if (version !== this.balanceCacheVersion) {
-      this.balanceCache.clear();
-      this.balanceCacheVersion = version;
-    }
-    const known = this.balanceCache.get(accountId);
-    if (known !== undefined) return known;
-    const balance = this.balanceOf(accountId);
-    this.rememberBalance(accountId, balance);
-    return balance;
-  }
-
-  /** A balance as this process's committed write left it. */
-  private rememberBalance(accountId: string, balance: number): void {
-    if (this.balanceCache.size >= BALANCE_CACHE && !this.balanceCache.has(accountId)) this.balanceCache.clear();
-    this.balanceCache.set(accountId, balance);
-  }
-
   async move(m: NewMovement): Promise<MoveResult> {
     const result = this.db
       .transaction((): MoveResult => {
@@ -181,7 +149,7 @@ export class SqliteMoney implements MoneyStore {
         return { ok: true, entry: this.writeMovement(m, balance) };
       })
       .immediate();
-    if (result.ok) this.rememberBalance(m.accountId, result.entry.balanceAfter);
+    if (result.ok) this.balances.remember(m.accountId, result.entry.balanceAfter);
     return result;
   }
 
@@ -256,7 +224,7 @@ export class SqliteMoney implements MoneyStore {
     const account = accountScope(r.accountId);
     const held = this.byAccount.get(r.accountId) ?? 0;
     if (r.requireBalance) {
-      const balance = this.knownBalance(r.accountId);
+      const balance = this.balances.get(r.accountId);
       if (balance - held < r.amount) return { what: 'balance', scope: account, limit: balance, used: held };
     }
     for (const scope of [account, keyScope(r.keyId)]) {
@@ -349,38 +317,18 @@ export class SqliteMoney implements MoneyStore {
       if (record.journalId !== undefined) this.stmts.setCost.run(billed, record.journalId);
     }
     for (const [account, balance] of plan.balances) this.stmts.setBalance.run(account, balance, this.now());
-    this.insertRows(
+    this.rows.insert(
       LEDGER_USAGE_INSERT,
       plan.ledger.map((r) => [r.accountId, r.amount, r.balanceAfter, 'usage', r.actor, r.note, r.ref, r.keyId, r.at]),
     );
-    this.insertRows(
+    this.rows.insert(
       SPEND_ADD,
       plan.spend.map((r) => [r.scope, r.period, r.amount]),
     );
     return () => {
-      for (const [account, balance] of plan.balances) this.rememberBalance(account, balance);
+      for (const [account, balance] of plan.balances) this.balances.remember(account, balance);
       for (const r of moving) if (r.reservationId !== undefined) this.releaseHold(r.reservationId);
     };
-  }
-
-  /**
-   * Rows inserted a statement for up to ROWS_PER_STATEMENT of them: a settlement's ledger entries
-   * and spend cost a statement or two each, not one per row.
-   */
-  private insertRows(insert: MultiRowInsert, rows: unknown[][]): void {
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      const part = rows.slice(i, i + ROWS_PER_STATEMENT);
-      const id = `${insert.columns}\n${part.length}`;
-      let statement = this.multiRow.get(id);
-      if (statement === undefined) {
-        const values = Array(part.length)
-          .fill(`(${Array(part[0]!.length).fill('?').join(', ')})`)
-          .join(', ');
-        statement = this.db.prepare(`INSERT INTO ${insert.table} (${insert.columns}) VALUES ${values} ${insert.tail}`);
-        this.multiRow.set(id, statement);
-      }
-      statement.run(part.flat());
-    }
   }
 
   async priceOverrides(): Promise<PriceOverride[]> {
@@ -426,7 +374,7 @@ export class SqliteMoney implements MoneyStore {
         return { ok: true, entry, batch: { ...batch, redeemed: batch.redeemed + 1 } };
       })
       .immediate();
-    if (result.ok) this.rememberBalance(accountId, result.entry.balanceAfter);
+    if (result.ok) this.balances.remember(accountId, result.entry.balanceAfter);
     return result;
   }
 }
