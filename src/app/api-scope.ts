@@ -83,7 +83,13 @@ export async function apiScope(scope: FastifyInstance, options: ApiScopeOptions)
     scope.route({
       method: op.method,
       url: prefix + op.path,
-      config: op.errors ? { operation: op.id, errorShape: op.errors.shape } : { operation: op.id },
+      config: op.errors
+        ? {
+            operation: op.id,
+            errorShape: op.errors.shape,
+            ...(op.errors.status ? { errorStatus: op.errors.status } : {}),
+          }
+        : { operation: op.id },
       schema: {
         summary: op.summary,
         ...(options.documented.includes(op.base) ? { operationId: op.id } : { hide: true }),

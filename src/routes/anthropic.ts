@@ -8,6 +8,7 @@ import {
   CountTokensReply,
 } from '../api/anthropic-reply.js';
 import { anthropicErrorBody, anthropicErrorType } from '../server/anthropic-error.js';
+import { foreignErrorStatus } from '../server/error-body.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { MessageStream } from '../services/anthropic/message-stream.js';
@@ -15,7 +16,7 @@ import { checkModel, modelAllowedByAll } from '../services/keys/key-policy.js';
 import { defineOperation } from './operation.js';
 
 /** docs/wire.md, "Anthropic Messages": this API answers errors in Anthropic's shape. */
-const errors = { shape: anthropicErrorBody, reply: AnthropicErrorReply };
+const errors = { shape: anthropicErrorBody, reply: AnthropicErrorReply, status: foreignErrorStatus };
 
 export const anthropicMessages = defineOperation<MessagesBody, typeof AnthropicMessage>({
   id: 'anthropic.messages',

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReplyIdentity } from '../api/reply-identity.js';
+import type { ApiError } from '../errors/api-error.js';
 import type { ErrorShape } from '../server/error-body.js';
 import type { CallContext } from '../services/call-context.js';
 import type { PlatformServices } from '../services/platform-services.js';
@@ -51,10 +52,11 @@ export interface Operation<Body = unknown, Reply extends TSchema = TSchema> {
   /** The schema of each `data:` event when the operation streams (`stream: true`). */
   chunk?: TSchema;
   /**
-   * Errors in another API's shape (the Responses API answers OpenAI's): the body maker and its
-   * schema. Default: the API's own (docs/wire.md, "Errors").
+   * Errors in another API's shape (the Responses API answers OpenAI's): the body maker, its schema
+   * and, where that API's status differs from this one's, the status. Default: the API's own
+   * (docs/wire.md, "Errors").
    */
-  errors?: { shape: ErrorShape; reply: TSchema };
+  errors?: { shape: ErrorShape; reply: TSchema; status?: (err: ApiError) => number };
   /**
    * The model code a request calls, which the key's and its account's model allowlists are checked
    * against before the handler runs (default: the body's `model`). An API that takes other names for

@@ -1,6 +1,7 @@
 import { ResponseCreateBody, ResponseIdParams } from '../api/responses.js';
 import { OpenAiErrorReply, ResponseDeleted, ResponseObject, ResponseStreamEvent } from '../api/responses-reply.js';
 import { checkToolSchemas } from '../api/schema-depth.js';
+import { foreignErrorStatus } from '../server/error-body.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { JSON_TYPE } from '../server/json-type.js';
 import { openAiErrorBody } from '../server/openai-error.js';
@@ -8,7 +9,7 @@ import { ResponseStream } from '../services/responses/response-stream.js';
 import { defineOperation, type Operation } from './operation.js';
 
 /** docs/wire.md, "Responses": this API answers errors in OpenAI's shape. */
-const errors = { shape: openAiErrorBody, reply: OpenAiErrorReply };
+const errors = { shape: openAiErrorBody, reply: OpenAiErrorReply, status: foreignErrorStatus };
 
 const createOn = (base: Operation['base'], id: string) =>
   defineOperation<ResponseCreateBody, typeof ResponseObject>({

@@ -1,5 +1,6 @@
 import type { AnthropicErrorReply } from '../api/anthropic-reply.js';
 import type { ApiError } from '../errors/api-error.js';
+import { foreignErrorStatus } from './error-body.js';
 
 type ErrorType = AnthropicErrorReply['error']['type'];
 
@@ -22,6 +23,6 @@ export function anthropicErrorType(status: number): ErrorType {
 export function anthropicErrorBody(err: ApiError): AnthropicErrorReply {
   return {
     type: 'error',
-    error: { type: anthropicErrorType(err.status), message: `${err.message} (code ${err.code})` },
+    error: { type: anthropicErrorType(foreignErrorStatus(err)), message: `${err.message} (code ${err.code})` },
   };
 }

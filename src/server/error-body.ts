@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers errors in this shape instead of the API's own (docs/wire.md, "Errors"). */
     errorShape?: ErrorShape;
+    /** The status that API gives where it differs from this API's own (an unknown model is 404 there). */
+    errorStatus?: (err: ApiError) => number;
   }
 }
 
@@ -34,9 +36,18 @@ export function errorReplyOf(reply: FastifyReply, err: ApiError): ErrorReply | o
   reply.request.errorCode = err.code;
   if (!err.retryable) reply.header('x-should-retry', 'false');
   if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
+  // A wire of another API (the Responses API) answers in its own error shape and status.
+  const config = reply.request.routeOptions.config;
   // Set here, not by the onSend hook: the router's own refusals (frameworkErrors) skip the hooks.
-  reply.code(err.status).type(JSON_TYPE);
-  // A wire of another API (the Responses API) answers in its own error shape.
-  const shape = reply.request.routeOptions.config?.errorShape;
+  reply.code(config?.errorStatus?.(err) ?? err.status).type(JSON_TYPE);
+  const shape = config?.errorShape;
   return shape === undefined ? errorBody(err.code, err.message) : shape(err);
+}
+
+/**
+ * The status of Anthropic's and OpenAI's APIs: a model they do not serve is 404 there (their SDKs
+ * raise NotFoundError), where this API answers 400 with code 1211.
+ */
+export function foreignErrorStatus(err: ApiError): number {
+  return err.code === 1211 ? 404 : err.status;
 }

@@ -94,12 +94,12 @@ describe('Anthropic endpoint: model allowlists check the code a Claude name reso
     admitted(await message('gen-4.5'));
   });
 
-  it('refuses a name that maps to no code as an unknown model (1211), before any allowlist', async () => {
+  it('refuses a name that maps to no code as an unknown model (1211), 404 as Anthropic does, before any allowlist', async () => {
     const r = await message('claude-unknown-1');
-    expect(r.status).toBe(400);
+    expect(r.status).toBe(404);
     expect(r.body).toMatchObject({
       type: 'error',
-      error: { type: 'invalid_request_error', message: expect.stringContaining('(code 1211)') },
+      error: { type: 'not_found_error', message: expect.stringContaining('(code 1211)') },
     });
   });
 
