@@ -1,20 +1,9 @@
 import { CHATML_TOOLS_TEMPLATE } from './chat-template.js';
 import type { GgufFile } from './gguf-writer.js';
 import { llamaGguf } from './llama-gguf.js';
+import { prng } from './prng.js';
 import { SPECIAL_TOKENS } from './specials.js';
 import { buildVocab } from './vocab.js';
-
-/** Deterministic PRNG (mulberry32): the same seed writes the same file. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface RandomShape {
   embedding: number;

@@ -36,7 +36,12 @@ export interface Vocab {
   id(text: string): number;
 }
 
-export function buildVocab(mergedTexts: readonly string[], specials: readonly SpecialToken[]): Vocab {
+/**
+ * @param size the vocabulary's length when a model's shape asks for more tokens than these: filled
+ * with normal tokens ` w<n>` (printable ASCII, so generated text is always valid), which the
+ * tokenizer never produces (no merges lead to them) but a model may generate.
+ */
+export function buildVocab(mergedTexts: readonly string[], specials: readonly SpecialToken[], size = 0): Vocab {
   const tokens: string[] = [...BYTE_CHARS];
   const types: number[] = tokens.map(() => TOKEN_NORMAL);
   const merges: string[] = [];
@@ -68,6 +73,7 @@ export function buildVocab(mergedTexts: readonly string[], specials: readonly Sp
   for (const s of specials) {
     byRaw.set(s.text, addToken(s.text, s.kind === 'control' ? TOKEN_CONTROL : TOKEN_USER_DEFINED));
   }
+  for (let n = 0; tokens.length < size; n++) addToken(encodeBytes(` w${n}`).join(''), TOKEN_NORMAL);
   return {
     tokens,
     types,
