@@ -65,18 +65,18 @@ export function planSettlement(
   const ledger: UsageLedgerRow[] = [];
   const cut: SettlementPlan['cut'] = [];
   const held = new Map(state.held);
-  const spend = new Map<string, { scope: SpendScope; period: string; amount: number }>();
-  const addSpend = (scope: SpendScope, period: string, amount: number) => {
-    const id = `${scope}\n${period}`;
-    const entry = spend.get(id);
-    if (entry) entry.amount += amount;
-    else spend.set(id, { scope, period, amount });
-  };
   // Records whose reservation covers them first: the amounts they hold are then free for the others.
-  const covers = (r: UsageRecord) =>
-    r.reservationId !== undefined && (state.held.get(r.reservationId) ?? 0) >= (r.cost ?? 0);
-  const ordered = [...records.filter(covers), ...records.filter((r) => !covers(r))];
-  for (const r of ordered) {
+  const covered: UsageRecord[] = [];
+  const others: UsageRecord[] = [];
+  for (const r of records) {
+    const covers = r.reservationId !== undefined && (state.held.get(r.reservationId) ?? 0) >= (r.cost ?? 0);
+    (covers ? covered : others).push(r);
+  }
+  // What was billed by key, account and day; a batch's records are mostly one key's on one day, so
+  // a record usually adds to the group of the one before it.
+  const groups = new Map<string, SpendGroup>();
+  let last: SpendGroup | undefined;
+  for (const r of covered.concat(others)) {
     const cost = r.cost ?? 0;
     if (cost <= 0) continue;
     const account = accountOf(r);
@@ -106,12 +106,39 @@ export function planSettlement(
       at: r.createdAt,
     });
     if (billed === 0) continue;
-    const { day, month } = calendar.periodsOf(r.createdAt);
-    for (const scope of [keyScope(r.keyId), accountScope(account)]) {
-      addSpend(scope, 'total', billed);
-      addSpend(scope, `d:${day}`, billed);
-      addSpend(scope, `m:${month}`, billed);
+    const periods = calendar.periodsOf(r.createdAt);
+    if (last === undefined || last.keyId !== r.keyId || last.account !== account || last.periods.day !== periods.day) {
+      const id = `${r.keyId}\n${account}\n${periods.day}`;
+      last = groups.get(id);
+      if (last === undefined) {
+        last = { keyId: r.keyId, account, periods, amount: 0 };
+        groups.set(id, last);
+      }
+    }
+    last.amount += billed;
+  }
+  return { balances, ledger, spend: spendRows(groups.values()), cut };
+}
+
+interface SpendGroup {
+  keyId: string;
+  account: string;
+  periods: { day: string; month: string };
+  amount: number;
+}
+
+/** A group's spend added to its key and account, in all, on its day and in its month: one row per scope and period. */
+function spendRows(groups: Iterable<SpendGroup>): SettlementPlan['spend'] {
+  const spend = new Map<string, { scope: SpendScope; period: string; amount: number }>();
+  for (const g of groups) {
+    for (const scope of [keyScope(g.keyId), accountScope(g.account)]) {
+      for (const period of ['total', `d:${g.periods.day}`, `m:${g.periods.month}`]) {
+        const id = `${scope}\n${period}`;
+        const entry = spend.get(id);
+        if (entry) entry.amount += g.amount;
+        else spend.set(id, { scope, period, amount: g.amount });
+      }
     }
   }
-  return { balances, ledger, spend: [...spend.values()], cut };
+  return [...spend.values()];
 }

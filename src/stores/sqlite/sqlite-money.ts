@@ -44,11 +44,17 @@ import { OtherCommits } from './other-commits.js';
 
 /** Scopes whose budget (or its absence) is kept in memory. */
 const BUDGET_CACHE = 100_000;
-const LEDGER_USAGE_INSERT: MultiRowInsert = { table: 'money_ledger', columns: LEDGER_INSERT_COLUMNS, tail: '' };
+const LEDGER_USAGE_INSERT: MultiRowInsert = {
+  table: 'money_ledger',
+  columns: LEDGER_INSERT_COLUMNS,
+  width: 9,
+  tail: '',
+};
 /** A batch's spend rows are distinct by scope and period (settlement.ts sums them). */
 const SPEND_ADD: MultiRowInsert = {
   table: 'money_spend',
   columns: 'scope, period, spent',
+  width: 3,
   tail: 'ON CONFLICT (scope, period) DO UPDATE SET spent = spent + excluded.spent',
 };
 
@@ -70,8 +76,9 @@ export class SqliteMoney implements MoneyStore {
   private readonly holds = new Map<string, Hold>();
   private readonly byAccount = new Map<string, number>();
   private readonly byKey = new Map<string, number>();
-  /** Budgets by scope; null: none. */
-  private readonly budgetCache = new Map<SpendScope, Budget | null>();
+  /** Budgets of accounts and of keys by id; null: none. */
+  private readonly accountBudgets = new Map<string, Budget | null>();
+  private readonly keyBudgets = new Map<string, Budget | null>();
   /** Balances as reservations check them; settlements and movements read the row itself. */
   private readonly balances: KnownBalances;
   /** A settlement's ledger entries and spend rows, a statement or two each. */
@@ -189,21 +196,27 @@ export class SqliteMoney implements MoneyStore {
   }
 
   /**
-   * A scope's budget, kept in memory: budgets change only through this store, and SQLite serves one
-   * server process, so a reservation checks them without a query.
+   * An account's or key's budget, kept in memory by its id (a reservation then makes no scope
+   * string): budgets change only through this store, and SQLite serves one server process, so a
+   * reservation checks them without a query.
    */
-  private budgetOf(scope: SpendScope): Budget | undefined {
-    const known = this.budgetCache.get(scope);
-    if (known !== undefined) return known ?? undefined;
-    const row = this.stmts.budgetOf.get(scope) as BudgetRow | undefined;
+  private budgetOf(
+    known: Map<string, Budget | null>,
+    id: string,
+    scopeOf: (id: string) => SpendScope,
+  ): Budget | undefined {
+    const cached = known.get(id);
+    if (cached !== undefined) return cached ?? undefined;
+    const row = this.stmts.budgetOf.get(scopeOf(id)) as BudgetRow | undefined;
     const budget = row === undefined ? undefined : budgetFromRow(row);
-    if (this.budgetCache.size >= BUDGET_CACHE) this.budgetCache.clear();
-    this.budgetCache.set(scope, budget ?? null);
+    if (known.size >= BUDGET_CACHE) known.clear();
+    known.set(id, budget ?? null);
     return budget;
   }
 
   async setBudget(scope: SpendScope, budget: Budget | undefined, at: number): Promise<void> {
-    this.budgetCache.delete(scope);
+    this.accountBudgets.clear();
+    this.keyBudgets.clear();
     if (budget === undefined || Object.values(budget).every((v) => v === undefined)) {
       this.stmts.deleteBudget.run(scope);
       return;
@@ -221,17 +234,24 @@ export class SqliteMoney implements MoneyStore {
   }
 
   async reserve(r: ReservationRequest): Promise<Refusal | undefined> {
-    const account = accountScope(r.accountId);
     const held = this.byAccount.get(r.accountId) ?? 0;
     if (r.requireBalance) {
       const balance = this.balances.get(r.accountId);
-      if (balance - held < r.amount) return { what: 'balance', scope: account, limit: balance, used: held };
+      if (balance - held < r.amount) {
+        return { what: 'balance', scope: accountScope(r.accountId), limit: balance, used: held };
+      }
     }
-    for (const scope of [account, keyScope(r.keyId)]) {
-      const budget = this.budgetOf(scope);
-      if (budget === undefined) continue;
-      const scopeHeld = scope === account ? held : (this.byKey.get(r.keyId) ?? 0);
-      const refusal = budgetRefusal(scope, budget, this.spendNow(scope, r.periods), scopeHeld, r.amount);
+    const accountBudget = this.budgetOf(this.accountBudgets, r.accountId, accountScope);
+    if (accountBudget !== undefined) {
+      const scope = accountScope(r.accountId);
+      const refusal = budgetRefusal(scope, accountBudget, this.spendNow(scope, r.periods), held, r.amount);
+      if (refusal) return refusal;
+    }
+    const keyBudget = this.budgetOf(this.keyBudgets, r.keyId, keyScope);
+    if (keyBudget !== undefined) {
+      const scope = keyScope(r.keyId);
+      const keyHeld = this.byKey.get(r.keyId) ?? 0;
+      const refusal = budgetRefusal(scope, keyBudget, this.spendNow(scope, r.periods), keyHeld, r.amount);
       if (refusal) return refusal;
     }
     const leaseUntil = this.now() + r.leaseMs;
@@ -317,14 +337,14 @@ export class SqliteMoney implements MoneyStore {
       if (record.journalId !== undefined) this.stmts.setCost.run(billed, record.journalId);
     }
     for (const [account, balance] of plan.balances) this.stmts.setBalance.run(account, balance, this.now());
-    this.rows.insert(
-      LEDGER_USAGE_INSERT,
-      plan.ledger.map((r) => [r.accountId, r.amount, r.balanceAfter, 'usage', r.actor, r.note, r.ref, r.keyId, r.at]),
-    );
-    this.rows.insert(
-      SPEND_ADD,
-      plan.spend.map((r) => [r.scope, r.period, r.amount]),
-    );
+    const ledger: unknown[] = [];
+    for (const r of plan.ledger) {
+      ledger.push(r.accountId, r.amount, r.balanceAfter, 'usage', r.actor, r.note, r.ref, r.keyId, r.at);
+    }
+    this.rows.insert(LEDGER_USAGE_INSERT, ledger);
+    const spend: unknown[] = [];
+    for (const r of plan.spend) spend.push(r.scope, r.period, r.amount);
+    this.rows.insert(SPEND_ADD, spend);
     return () => {
       for (const [account, balance] of plan.balances) this.balances.remember(account, balance);
       for (const r of moving) if (r.reservationId !== undefined) this.releaseHold(r.reservationId);
