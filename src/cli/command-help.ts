@@ -51,6 +51,17 @@ export const MODELS_HELP: CommandHelp = {
   ],
 };
 
+export const ENGINES_HELP: CommandHelp = {
+  command: 'engines',
+  group: 'Engines',
+  summary:
+    'build llama-server for `engine: llama-server` deployments, from the llama.cpp source node-llama-cpp ships (once per llama.cpp version; needs git, cmake and a C/C++ compiler)',
+  usage: ['engines build'],
+  options: [
+    ['build', 'build it into llama_server.cache_dir (a few minutes to a quarter of an hour), or print the one there'],
+  ],
+};
+
 export const INDEX_HELP: CommandHelp = {
   command: 'index',
   group: 'Web search index',

@@ -2,7 +2,7 @@ import { ConfigError } from '../config/load.js';
 import { ApiError } from '../errors/api-error.js';
 import { UsageError } from './args.js';
 import type { CliEnv } from './cli-env.js';
-import { INDEX_HELP, KEYS_HELP, MODELS_HELP, SERVE_HELP } from './command-help.js';
+import { ENGINES_HELP, INDEX_HELP, KEYS_HELP, MODELS_HELP, SERVE_HELP } from './command-help.js';
 import { type CommandHelp, commandHelp, overviewHelp } from './help.js';
 import { packageVersion } from './version.js';
 
@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; help: CommandHelp
   keys: { load: async () => (await import('./keys.js')).keysCommand, help: KEYS_HELP },
   models: { load: async () => (await import('./models.js')).modelsCommand, help: MODELS_HELP },
   index: { load: async () => (await import('./index-command.js')).indexCommand, help: INDEX_HELP },
+  engines: { load: async () => (await import('./engines.js')).enginesCommand, help: ENGINES_HELP },
 };
 
 const USAGE = overviewHelp(Object.values(COMMANDS).map((c) => c.help));

@@ -45,7 +45,14 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
   const services = await createServices(config, { log: logger, auditLog: logger, configDir, tracer });
   // Start-up checks of local model files, then the downloads in the background (embedded.preload).
   const terminal = process.stderr.isTTY ? (text: string) => process.stderr.write(text) : undefined;
-  await services.engines?.warmUp({ download: config.embedded.preload, terminal });
+  try {
+    await services.engines?.warmUp({ download: config.embedded.preload, terminal });
+  } catch (err) {
+    // A deployment that cannot run (no llama-server binary): nothing is served, nothing left open.
+    await closeServices(services);
+    await tracer?.shutdown();
+    throw err;
+  }
   // The reader's extraction threads start now, not on the first reads (services/reader/service.ts).
   await services.reader.warmUp();
   const adminKey = await services.keyAdmin.ensureAdminKey();

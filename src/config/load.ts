@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { parseDocument } from 'yaml';
@@ -68,6 +69,8 @@ function applyOverrides(raw: Json, sources: ConfigSources, baseDir: string): voi
   if (typeof raw['data_dir'] === 'string') raw['data_dir'] = path.resolve(baseDir, raw['data_dir']);
   resolvePath(raw, 'embedded', 'models_dir', baseDir);
   resolvePath(raw, 'files', 'dir', baseDir);
+  resolvePath(raw, 'llama_server', 'binary', baseDir);
+  resolvePath(raw, 'llama_server', 'cache_dir', baseDir);
   if (env['GEN_PLATFORM_DATA']) raw['data_dir'] = path.resolve(cwd, env['GEN_PLATFORM_DATA']);
   if (env['PORT']) section(raw, 'server')['port'] = envPort(env['PORT']);
   if (env['HOST']) section(raw, 'server')['host'] = env['HOST'];
@@ -82,6 +85,8 @@ function applyOverrides(raw: Json, sources: ConfigSources, baseDir: string): voi
   if (flags.host !== undefined) section(raw, 'server')['host'] = flags.host;
   if (flags.data !== undefined) raw['data_dir'] = path.resolve(cwd, flags.data);
   if (raw['data_dir'] === undefined) raw['data_dir'] = path.resolve(cwd, 'data');
+  const llamaServer = section(raw, 'llama_server');
+  llamaServer['cache_dir'] ??= path.join(env['XDG_CACHE_HOME'] || path.join(homedir(), '.cache'), 'gen-platform-llama');
 }
 
 /** Deployments name the variable that holds their upstream key; it is read here, with the rest of the environment. */

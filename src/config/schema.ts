@@ -6,6 +6,7 @@ import { ChatConfigSchema, TokenizerConfigSchema } from './bounds-schema.js';
 import { DatabaseConfigSchema, RedisConfigSchema } from './database-schema.js';
 import { AuditConfigSchema } from './governance-schema.js';
 import { ImagesConfigSchema, SafetyConfigSchema } from './images-schema.js';
+import { LlamaServerConfigSchema } from './llama-server-schema.js';
 import { MetricsConfigSchema, TracingConfigSchema } from './observability-schema.js';
 import { ReaderConfigSchema } from './reader-schema.js';
 import { ResponsesConfigSchema } from './responses-schema.js';
@@ -214,6 +215,7 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false, default: {}, description: 'Defaults for keys that carry no limits of their own.' },
     ),
     audit: AuditConfigSchema,
+    llama_server: LlamaServerConfigSchema,
     embedded: Type.Object(
       {
         default_model: Type.String({

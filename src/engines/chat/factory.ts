@@ -11,6 +11,8 @@ export interface EngineContext {
   defaultThreads: number;
   /** Prompts that may wait for a deployment's tokenizer thread (`tokenizer.thread_queue_size`). */
   tokenizerQueueSize: number;
+  /** Where managed llama-server deployments find their binary (`llama_server`); unset: they must name one. */
+  llamaServer?: { binary?: string | undefined; cacheDir?: string | undefined } | undefined;
   log: {
     info(message: string): void;
     error(details: Record<string, unknown>, message: string): void;
@@ -49,6 +51,11 @@ export interface ChatEngineFactory {
   prepare?(options: unknown, context: EngineContext): Promise<string | undefined>;
   /** The model file the deployment opens, for engines that open one (none for upstream servers). */
   source?(options: unknown, context: EngineContext): ModelSource | undefined;
+  /**
+   * What must be in place before the server serves the deployment, beyond its model file (a program
+   * it runs): checked at start-up, throws a ConfigError saying what to do.
+   */
+  preflight?(options: unknown, context: EngineContext): Promise<void>;
 }
 
 export function defineChatEngine<S extends TSchema>(definition: {
@@ -56,6 +63,7 @@ export function defineChatEngine<S extends TSchema>(definition: {
   create(options: Static<S>, context: EngineContext): Promise<ChatEngine>;
   prepare?(options: Static<S>, context: EngineContext): Promise<string | undefined>;
   source?(options: Static<S>, context: EngineContext): ModelSource | undefined;
+  preflight?(options: Static<S>, context: EngineContext): Promise<void>;
 }): ChatEngineFactory {
   return definition as unknown as ChatEngineFactory;
 }

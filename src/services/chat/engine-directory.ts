@@ -54,6 +54,7 @@ export function engineContext(
     modelsDir: config.embedded.models_dir ?? path.join(config.data_dir, 'models'),
     defaultThreads: config.embedded.threads || Math.max(1, cpus),
     tokenizerQueueSize: config.tokenizer.thread_queue_size,
+    llamaServer: { binary: config.llama_server.binary, cacheDir: config.llama_server.cache_dir },
     log,
   };
 }
@@ -92,8 +93,19 @@ export class EngineDirectory {
     }
   }
 
-  /** Start-up: reports model files that cannot be served and, unless lazy, downloads the missing ones. */
-  warmUp(options: StartOptions): Promise<void> {
+  /**
+   * Start-up: fails when a deployment lacks what its engine runs (preflight), reports model files
+   * that cannot be served and, unless lazy, downloads the missing ones.
+   */
+  async warmUp(options: StartOptions): Promise<void> {
+    const seen = new Set<string>();
+    for (const list of this.deployments.values()) {
+      for (const d of list) {
+        if (seen.has(d.identity)) continue;
+        seen.add(d.identity);
+        await d.factory.preflight?.(d.options, this.context);
+      }
+    }
     return this.downloads.start(options);
   }
 

@@ -4,7 +4,7 @@ import { defineChatEngine } from '../factory.js';
 import { HfTokenCounter } from '../hf-tokenizer/hf-token-counter.js';
 import { createOpenAICompatibleEngine } from './engine.js';
 
-const OpenAICompatibleDeployment = Type.Object(
+export const OpenAICompatibleDeployment = Type.Object(
   {
     engine: Type.Literal('openai-compatible', {
       description: 'vLLM, SGLang, Ollama, llama.cpp server, LocalAI or a hosted OpenAI-style API.',

@@ -1,0 +1,147 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { CancelSignal } from '../../../util/cancel-signal.js';
+import { upstreamFailure } from '../../upstream-errors.js';
+import { createOpenAICompatibleEngine, type OpenAICompatibleOptions } from '../openai-compatible/index.js';
+import type { ChatEngine, ChatEngineCapabilities, ChatEngineStats, ChatRequest, ChatStreamPart } from '../types.js';
+import { type LlamaServerSettings, llamaServerArgs } from './args.js';
+import { type ChildRun, describeExit } from './child.js';
+import { type CapabilityOverrides, capabilitiesFromProps } from './props.js';
+import { type Instance, Supervisor } from './supervisor.js';
+
+/** The upstream engine's options that a managed deployment sets (its bounds); the rest follow from the child. */
+export type UpstreamSettings = Pick<OpenAICompatibleOptions, 'timeouts' | 'limits' | 'connections' | 'extraBody'>;
+
+export interface LlamaServerEngineOptions {
+  binary: string;
+  settings: LlamaServerSettings;
+  overrides: CapabilityOverrides;
+  upstream: UpstreamSettings;
+  /** Longest wait for a start (model loading included). Default 120 s. */
+  startTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL on close. Default 5 s. */
+  stopGraceMs?: number;
+  /** Restart delays while it keeps failing. Default 500 ms doubling to 30 s. */
+  backoff?: { firstMs: number; maxMs: number };
+  log: {
+    info(message: string): void;
+    warn(details: Record<string, unknown>, message: string): void;
+    error(details: Record<string, unknown>, message: string): void;
+  };
+  /** How logs and errors name it. */
+  label: string;
+}
+
+export interface LlamaServerEngine extends ChatEngine {
+  /** The serving child's pid (tests, logs). */
+  readonly pid: number | undefined;
+  stats(): ChatEngineStats;
+}
+
+/** How long a request waits to see whether a failed call coincided with the child's exit. */
+const EXIT_NOTICE_MS = 200;
+
+/**
+ * llama.cpp's own server as a managed engine: a llama-server child on the deployment's GGUF, on a
+ * loopback port, talked to through the OpenAI-compatible engine (its bounds, tokenizer, tool calls
+ * and reasoning as for any upstream), restarted when it dies, stopped on close. Requests that the
+ * child's death cut short fail with an upstream error naming it; later ones wait for the restart.
+ */
+export async function createLlamaServerEngine(o: LlamaServerEngineOptions): Promise<LlamaServerEngine> {
+  let capabilities: ChatEngineCapabilities | undefined;
+  const connect = async (run: ChildRun): Promise<ChatEngine> => {
+    capabilities ??= capabilitiesFromProps(await run.getJson('/props'), o.settings.contextSize, o.overrides);
+    return createOpenAICompatibleEngine({
+      ...o.upstream,
+      baseUrl: `${run.url}/v1`,
+      model: o.settings.alias,
+      capabilities,
+      tokenizeUrl: `${run.url}/tokenize`,
+      tokenizerApi: 'llama-server',
+      logger: o.log,
+    });
+  };
+  const supervisor = new Supervisor<ChatEngine>({
+    binary: o.binary,
+    args: (port) => llamaServerArgs(o.settings, port),
+    startTimeoutMs: o.startTimeoutMs ?? 120_000,
+    stopGraceMs: o.stopGraceMs ?? 5_000,
+    backoff: o.backoff ?? { firstMs: 500, maxMs: 30_000 },
+    stableMs: 10_000,
+    connect,
+    dispose: (engine) => engine.close(),
+    log: o.log,
+    label: o.label,
+  });
+  await supervisor.start();
+  return new ManagedEngine(capabilities!, supervisor, { label: o.label, logger: o.log });
+}
+
+class ManagedEngine implements LlamaServerEngine {
+  constructor(
+    readonly capabilities: ChatEngineCapabilities,
+    private readonly supervisor: Supervisor<ChatEngine>,
+    private readonly upstream: { label: string; logger: LlamaServerEngineOptions['log'] },
+  ) {}
+
+  get pid(): number | undefined {
+    return this.supervisor.pid;
+  }
+
+  private async instance(): Promise<Instance<ChatEngine>> {
+    const current = this.supervisor.current();
+    if ('run' in current || current instanceof Promise) {
+      try {
+        return await current;
+      } catch (err) {
+        throw upstreamFailure(this.upstream, 'llama-server could not be restarted', {}, err);
+      }
+    }
+    const inMs = Math.max(0, current.retryAt - Date.now());
+    throw upstreamFailure(
+      this.upstream,
+      `llama-server is not serving (${current.reason}); it is started again in ${Math.ceil(inMs / 1000)} s`,
+      {},
+    );
+  }
+
+  /** The error for a call that failed: one naming the child's exit when that is what cut it short. */
+  private async failure(instance: Instance<ChatEngine>, err: unknown): Promise<unknown> {
+    const exited = await Promise.race([instance.run.exited, delay(EXIT_NOTICE_MS, undefined, { ref: false })]);
+    if (exited === undefined) return err;
+    return upstreamFailure(
+      this.upstream,
+      `llama-server ${describeExit(exited)} during the request; it is being restarted`,
+      { exit: exited },
+      err,
+    );
+  }
+
+  async *generate(request: ChatRequest, signal: CancelSignal): AsyncGenerator<ChatStreamPart> {
+    if (signal.aborted) return;
+    const instance = await this.instance();
+    try {
+      yield* instance.value.generate(request, signal);
+    } catch (err) {
+      throw await this.failure(instance, err);
+    }
+  }
+
+  async countTokens(...args: Parameters<ChatEngine['countTokens']>): Promise<number> {
+    const instance = await this.instance();
+    try {
+      return await instance.value.countTokens(...args);
+    } catch (err) {
+      throw await this.failure(instance, err);
+    }
+  }
+
+  stats(): ChatEngineStats {
+    const current = this.supervisor.current();
+    const inner = 'run' in current ? current.value.stats?.() : undefined;
+    return { inFlight: inner?.inFlight ?? 0, waiting: inner?.waiting ?? 0, healthy: this.supervisor.healthy };
+  }
+
+  close(): Promise<void> {
+    return this.supervisor.close();
+  }
+}
