@@ -58,7 +58,7 @@ export const ENGINES_HELP: CommandHelp = {
     'build llama-server for `engine: llama-server` deployments, from the llama.cpp source node-llama-cpp ships (once per llama.cpp version; needs git, cmake and a C/C++ compiler)',
   usage: ['engines build'],
   options: [
-    ['build', 'build it into llama_server.cache_dir (a few minutes to a quarter of an hour), or print the one there'],
+    ['build', 'build it into llama_server.cache_dir (once, some minutes), or print the one already there'],
   ],
 };
 
