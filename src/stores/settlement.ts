@@ -7,11 +7,16 @@ export const movesMoney = (r: UsageRecord): boolean => r.reservationId !== undef
 
 /** The ledger row of a call's cost. */
 export interface UsageLedgerRow {
+  /** The call's usage record. */
+  record: UsageRecord;
   accountId: string;
   amount: number;
   balanceAfter: number;
   actor: string;
+  /** `<operation> <model>` (`usageNote`), with what was billed when the record was settled late. */
   note: string;
+  /** Whether it was settled late and billed less than its cost (its note says so). */
+  late: boolean;
   ref: string | null;
   keyId: string;
   at: number;
@@ -41,6 +46,10 @@ export interface SettlementState {
 }
 
 export const accountOf = (r: UsageRecord): string => r.accountId ?? ADMIN_ACCOUNT;
+
+/** Why a call's ledger entry moved money: its operation and model (the SQLite store says the same in SQL). */
+export const usageNote = (r: Pick<UsageRecord, 'operation' | 'model'>): string =>
+  r.model ? `${r.operation} ${r.model}` : r.operation;
 
 /**
  * Plans the settlement of records newly written (a record already stored was settled when it
@@ -90,17 +99,19 @@ export function planSettlement(
     }
     const after = before - billed;
     balances.set(account, after);
-    let note = r.model ? `${r.operation} ${r.model}` : r.operation;
+    let note = usageNote(r);
     if (billed < cost) {
       cut.push({ record: r, billed });
       note += ` (settled late: billed ${billed} of its cost ${cost} millionths; the balance held no more)`;
     }
     ledger.push({
+      record: r,
       accountId: account,
       amount: 0 - billed,
       balanceAfter: after,
       actor: `key:${r.keyId}`,
       note,
+      late: billed < cost,
       ref: r.journalId ?? null,
       keyId: r.keyId,
       at: r.createdAt,

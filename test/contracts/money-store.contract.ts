@@ -190,6 +190,45 @@ export function runMoneyStoreContract(label: string, setup: () => Promise<MoneyS
       expect(await m.balance(a)).toEqual({ balance: 8_700, reserved: 0 });
     });
 
+    it('writes one ledger entry per record of a large batch, in the order of the batch, each from its own record', async () => {
+      const accounts = [fresh('acct'), fresh('acct')];
+      const keys = [fresh('key'), fresh('key'), fresh('key')];
+      for (const a of accounts) await credit(a, 1_000_000);
+      // More records than one statement holds, interleaved over accounts and keys, some without a model.
+      const records: UsageRecord[] = [];
+      for (let i = 0; i < 150; i++) {
+        const accountId = accounts[i % 2]!;
+        const keyId = keys[i % 3]!;
+        const hold = reservation({ accountId, keyId, amount: 100 });
+        expect(await m.reserve(hold)).toBeUndefined();
+        const model = i % 5 === 0 ? undefined : `model-${i % 4}`;
+        records.push(
+          record({ keyId, accountId, model, reservationId: hold.id, cost: 1 + (i % 7), createdAt: NOON + i }),
+        );
+      }
+      await f.store.recordUsage(records);
+      for (const a of accounts) {
+        const mine = records.filter((r) => r.accountId === a);
+        const entries = (await m.ledger({ accountId: a, kind: 'usage', limit: 200 })).reverse();
+        expect(entries.map((e) => e.ref)).toEqual(mine.map((r) => r.journalId));
+        let balance = 1_000_000;
+        for (const [i, e] of entries.entries()) {
+          const r = mine[i]!;
+          balance -= r.cost!;
+          expect(e).toMatchObject({
+            amount: -r.cost!,
+            balanceAfter: balance,
+            actor: `key:${r.keyId}`,
+            note: r.model ? `chat.completions ${r.model}` : 'chat.completions',
+            keyId: r.keyId,
+            at: r.createdAt,
+          });
+        }
+        expect(await m.balance(a)).toEqual({ balance, reserved: 0 });
+        expect(await m.ledgerSum(a)).toBe(balance);
+      }
+    });
+
     it('bills a record settled after its lease ran out only as far as the balance, less what others hold, covers it', async () => {
       const a = fresh('acct');
       const key = fresh('key');

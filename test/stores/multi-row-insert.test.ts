@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MultiRowInserter } from '../../src/stores/sqlite/multi-row-insert.js';
+import { MultiRowInserter, valuesInsert } from '../../src/stores/sqlite/multi-row-insert.js';
 import { openSqliteFile } from '../../src/util/sqlite/driver.js';
 
 describe('MultiRowInserter', () => {
   const db = openSqliteFile(':memory:');
   db.exec('CREATE TABLE t (a INTEGER, b TEXT, c INTEGER PRIMARY KEY)');
   const rows = new MultiRowInserter(db);
-  const insert = { table: 't', columns: 'a, b, c', width: 3, tail: '' };
+  const insert = valuesInsert('t', ['a', 'b', 'c']);
 
   it('inserts rows given as one flat list, past the rows one statement holds', () => {
     const values: unknown[] = [];

@@ -4,17 +4,26 @@ import type Database from 'better-sqlite3';
 const ROWS_PER_STATEMENT = 64;
 
 export interface MultiRowInsert {
-  table: string;
-  columns: string;
-  /** How many columns: the values of a row. */
+  /** Names the statement among those this inserter prepares. */
+  name: string;
+  /** How many values a row binds. */
   width: number;
-  /** After the VALUES: an upsert's conflict clause. */
-  tail: string;
+  /** The statement for a VALUES list of rows: `INSERT INTO t (…) ${values} ON CONFLICT …`, or an INSERT … SELECT from it. */
+  sql(values: string): string;
+}
+
+/** The usual multi-row insert: the rows' values into these columns, then `tail` (an upsert's conflict clause). */
+export function valuesInsert(table: string, columns: string[], tail = ''): MultiRowInsert {
+  return {
+    name: table,
+    width: columns.length,
+    sql: (values) => `INSERT INTO ${table} (${columns.join(', ')}) ${values} ${tail}`,
+  };
 }
 
 /**
  * Inserts rows a statement for up to ROWS_PER_STATEMENT of them, each statement prepared once per
- * table and number of rows: a batch of N rows costs a statement or two, not N. The rows come as
+ * insert and number of rows: a batch of N rows costs a statement or two, not N. The rows come as
  * one flat list of values, row after row, the parameters as the statement binds them.
  */
 export class MultiRowInserter {
@@ -25,7 +34,7 @@ export class MultiRowInserter {
   insert(insert: MultiRowInsert, values: unknown[]): void {
     const rows = values.length / insert.width;
     if (!Number.isInteger(rows))
-      throw new RangeError(`${insert.table}: ${values.length} values for rows of ${insert.width}`);
+      throw new RangeError(`${insert.name}: ${values.length} values for rows of ${insert.width}`);
     for (let i = 0; i < rows; i += ROWS_PER_STATEMENT) {
       const count = Math.min(ROWS_PER_STATEMENT, rows - i);
       const part = count === rows ? values : values.slice(i * insert.width, (i + count) * insert.width);
@@ -34,13 +43,11 @@ export class MultiRowInserter {
   }
 
   private statement(insert: MultiRowInsert, rows: number): Database.Statement {
-    const id = `${insert.table}\n${insert.columns}\n${rows}`;
+    const id = `${insert.name}\n${rows}`;
     let statement = this.statements.get(id);
     if (statement === undefined) {
-      const values = Array(rows)
-        .fill(`(${Array(insert.width).fill('?').join(', ')})`)
-        .join(', ');
-      statement = this.db.prepare(`INSERT INTO ${insert.table} (${insert.columns}) VALUES ${values} ${insert.tail}`);
+      const row = `(${Array(insert.width).fill('?').join(', ')})`;
+      statement = this.db.prepare(insert.sql(`VALUES ${Array(rows).fill(row).join(', ')}`));
       this.statements.set(id, statement);
     }
     return statement;

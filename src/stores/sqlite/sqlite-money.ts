@@ -39,24 +39,34 @@ import {
 import { movesMoney, planSettlement } from '../settlement.js';
 import type { UsageRecord } from '../types.js';
 import { KnownBalances } from './known-balances.js';
-import { type MultiRowInsert, MultiRowInserter } from './multi-row-insert.js';
+import { type MultiRowInsert, MultiRowInserter, valuesInsert } from './multi-row-insert.js';
 import { OtherCommits } from './other-commits.js';
 
 /** Scopes whose budget (or its absence) is kept in memory. */
 const BUDGET_CACHE = 100_000;
-const LEDGER_USAGE_INSERT: MultiRowInsert = {
-  table: 'money_ledger',
-  columns: LEDGER_INSERT_COLUMNS,
-  width: 9,
-  tail: '',
+/**
+ * A settlement's ledger entries, made from the usage rows just written (by rowid): a row binds its
+ * account, amount, balance after, usage row and, when settled late, its note; the rest (actor, note,
+ * ref, key, time) SQLite copies from the usage row. Binding a value is most of what a row costs here,
+ * so five values instead of nine, four of them numbers, halve it. CROSS JOIN keeps the VALUES as the
+ * outer loop: the entries get their ids in the order of the plan, as their balances follow it.
+ */
+const LEDGER_FROM_USAGE: MultiRowInsert = {
+  name: 'money_ledger from usage_records',
+  width: 5,
+  sql: (values) =>
+    `INSERT INTO money_ledger (${LEDGER_INSERT_COLUMNS})
+     SELECT v.column1, v.column2, v.column3, 'usage', 'key:' || u.key_id,
+       COALESCE(v.column5, CASE WHEN u.model IS NULL OR u.model = '' THEN u.operation ELSE u.operation || ' ' || u.model END),
+       u.journal_id, u.key_id, u.created_at
+     FROM (${values}) AS v CROSS JOIN usage_records AS u ON u.id = v.column4`,
 };
 /** A batch's spend rows are distinct by scope and period (settlement.ts sums them). */
-const SPEND_ADD: MultiRowInsert = {
-  table: 'money_spend',
-  columns: 'scope, period, spent',
-  width: 3,
-  tail: 'ON CONFLICT (scope, period) DO UPDATE SET spent = spent + excluded.spent',
-};
+const SPEND_ADD = valuesInsert(
+  'money_spend',
+  ['scope', 'period', 'spent'],
+  'ON CONFLICT (scope, period) DO UPDATE SET spent = spent + excluded.spent',
+);
 
 interface Hold {
   accountId: string;
@@ -309,10 +319,11 @@ export class SqliteMoney implements MoneyStore {
   }
 
   /**
-   * Inside the usage transaction: settles the records it wrote (new ones only). Returns what to do
-   * once it has committed: release their reservations, which live in this process.
+   * Inside the usage transaction: settles the records it wrote (new ones only; `rowids`: their
+   * usage rows, in the same order). Returns what to do once it has committed: release their
+   * reservations, which live in this process.
    */
-  settle(written: readonly UsageRecord[]): () => void {
+  settle(written: readonly UsageRecord[], rowids: readonly number[]): () => void {
     const moving = written.filter(movesMoney);
     if (moving.length === 0) return () => {};
     const held = new Map<string, number>();
@@ -337,11 +348,13 @@ export class SqliteMoney implements MoneyStore {
       if (record.journalId !== undefined) this.stmts.setCost.run(billed, record.journalId);
     }
     for (const [account, balance] of plan.balances) this.stmts.setBalance.run(account, balance, this.now());
+    const rowidOf = new Map<UsageRecord, number>();
+    for (let i = 0; i < written.length; i++) rowidOf.set(written[i]!, rowids[i]!);
     const ledger: unknown[] = [];
     for (const r of plan.ledger) {
-      ledger.push(r.accountId, r.amount, r.balanceAfter, 'usage', r.actor, r.note, r.ref, r.keyId, r.at);
+      ledger.push(r.accountId, r.amount, r.balanceAfter, rowidOf.get(r.record), r.late ? r.note : null);
     }
-    this.rows.insert(LEDGER_USAGE_INSERT, ledger);
+    this.rows.insert(LEDGER_FROM_USAGE, ledger);
     const spend: unknown[] = [];
     for (const r of plan.spend) spend.push(r.scope, r.period, r.amount);
     this.rows.insert(SPEND_ADD, spend);

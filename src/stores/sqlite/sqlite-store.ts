@@ -229,8 +229,9 @@ export class SqliteStore implements Store {
   private readonly insertUsage = (records: UsageRecord[]) => {
     const released = this.db.transaction(() => {
       const written: UsageRecord[] = [];
+      const rowids: number[] = [];
       for (const r of records) {
-        const { changes } = this.stmts.insertUsage.run(
+        const { changes, lastInsertRowid } = this.stmts.insertUsage.run(
           r.keyId,
           r.operation,
           r.model ?? null,
@@ -244,9 +245,12 @@ export class SqliteStore implements Store {
           r.cost ?? 0,
           r.cachedTokens ?? 0,
         );
-        if (changes > 0) written.push(r);
+        if (changes > 0) {
+          written.push(r);
+          rowids.push(Number(lastInsertRowid));
+        }
       }
-      return this.money.settle(written);
+      return this.money.settle(written, rowids);
     })();
     released();
   };
