@@ -1,7 +1,8 @@
 // A stand-in for llama-server in the managed engine's lifecycle tests where no real one is built:
 // the command line llama-server takes (it answers /props with what it was given), /health that
 // answers 503 while "loading", and a fixed chat reply, whole or streamed. FAKE_LLAMA_MODE:
-// `fail` exits at once, `slow` streams one piece every 100 ms, `stubborn` ignores SIGTERM.
+// `fail` exits at once, `slow` streams one piece every 100 ms, `stubborn` ignores SIGTERM, `dies`
+// exits 500 ms after it is ready.
 import { createServer } from 'node:http';
 
 const args = process.argv.slice(2);
@@ -15,6 +16,7 @@ if (mode === 'fail') {
   process.exit(1);
 }
 const started = Date.now();
+if (mode === 'dies') setTimeout(() => process.exit(3), 600);
 const pieces = ['Hello', ' from', ' the', ' fake', ' server.'];
 const usage = { prompt_tokens: 3, completion_tokens: pieces.length, total_tokens: 3 + pieces.length };
 

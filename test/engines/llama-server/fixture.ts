@@ -10,7 +10,7 @@ import type { ChatEngine, ChatRequest, ChatStreamPart } from '../../../src/engin
 const FAKE = resolve('test/helpers/fake-llama-server.mjs');
 
 /** An executable that runs the fake llama-server in `mode` (`exec`: its pid is the server's). */
-export async function fakeBinary(dir: string, mode: '' | 'fail' | 'slow' | 'stubborn' = ''): Promise<string> {
+export async function fakeBinary(dir: string, mode: '' | 'fail' | 'slow' | 'stubborn' | 'dies' = ''): Promise<string> {
   const file = join(dir, `fake-llama-server-${mode || 'plain'}`);
   await writeFile(file, `#!/bin/sh\nFAKE_LLAMA_MODE=${mode} exec "${process.execPath}" "${FAKE}" "$@"\n`);
   await chmod(file, 0o755);

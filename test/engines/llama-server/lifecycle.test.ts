@@ -62,6 +62,24 @@ describe('crash, restart, shutdown', () => {
     }
   });
 
+  it('a child that keeps dying is restarted after doubling delays, reported down meanwhile, and not after close', async () => {
+    const { start, logged } = managed(await fakeBinary(dir, 'dies'), '/models/test.gguf');
+    const engine = await start();
+    let sawDown = false;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !logged.errors.some((e) => e.includes('restarting in 200 ms'))) {
+      sawDown ||= !engine.stats().healthy;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await engine.close();
+    const delays = logged.errors.map((e) => /exited with code 3; restarting in (\d+) ms/.exec(e)?.[1]).filter(Boolean);
+    expect(delays.slice(0, 4)).toEqual(['0', '50', '100', '200']);
+    expect(sawDown).toBe(true);
+    const after = logged.errors.length;
+    await new Promise((r) => setTimeout(r, 600));
+    expect(logged.errors.length).toBe(after);
+  });
+
   it('a child that cannot start fails the start with what it printed', async () => {
     await expect(managed(await fakeBinary(dir, 'fail'), '/models/test.gguf').start()).rejects.toThrow(
       /exited with code 1 before it was ready; it printed:\nerror: failed to load model/,

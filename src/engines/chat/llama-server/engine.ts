@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { ApiError } from '../../../errors/api-error.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { upstreamFailure } from '../../upstream-errors.js';
 import { createOpenAICompatibleEngine, type OpenAICompatibleOptions } from '../openai-compatible/index.js';
@@ -36,6 +37,9 @@ export interface LlamaServerEngine extends ChatEngine {
   readonly pid: number | undefined;
   stats(): ChatEngineStats;
 }
+
+/** The code of an upstream failure: the one a dead child causes. */
+const BACKEND_FAILURE = 1234;
 
 /** How long a request waits to see whether a failed call coincided with the child's exit. */
 const EXIT_NOTICE_MS = 200;
@@ -104,8 +108,13 @@ class ManagedEngine implements LlamaServerEngine {
     );
   }
 
-  /** The error for a call that failed: one naming the child's exit when that is what cut it short. */
-  private async failure(instance: Instance<ChatEngine>, err: unknown): Promise<unknown> {
+  /**
+   * The error for a call that failed: one naming the child's exit when that is what cut it short.
+   * Refusals the server answered (a prompt too long, a bad request) and the client's own abort are
+   * passed on at once; only a backend failure waits a moment for news of the child.
+   */
+  private async failure(instance: Instance<ChatEngine>, err: unknown, signal?: CancelSignal): Promise<unknown> {
+    if (signal?.aborted || (err instanceof ApiError && err.code !== BACKEND_FAILURE)) return err;
     const exited = await Promise.race([instance.run.exited, delay(EXIT_NOTICE_MS, undefined, { ref: false })]);
     if (exited === undefined) return err;
     return upstreamFailure(
@@ -122,7 +131,7 @@ class ManagedEngine implements LlamaServerEngine {
     try {
       yield* instance.value.generate(request, signal);
     } catch (err) {
-      throw await this.failure(instance, err);
+      throw await this.failure(instance, err, signal);
     }
   }
 
@@ -131,7 +140,7 @@ class ManagedEngine implements LlamaServerEngine {
     try {
       return await instance.value.countTokens(...args);
     } catch (err) {
-      throw await this.failure(instance, err);
+      throw await this.failure(instance, err, args[2]);
     }
   }
 
