@@ -57,9 +57,7 @@ export const ENGINES_HELP: CommandHelp = {
   summary:
     'build llama-server for `engine: llama-server` deployments, from the llama.cpp source node-llama-cpp ships (once per llama.cpp version; needs git, cmake and a C/C++ compiler)',
   usage: ['engines build'],
-  options: [
-    ['build', 'build it into llama_server.cache_dir (once, some minutes), or print the one already there'],
-  ],
+  options: [['build', 'build it into llama_server.cache_dir (once, some minutes), or print the one already there']],
 };
 
 export const INDEX_HELP: CommandHelp = {
