@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type LlamaServerSettings, llamaServerArgs } from '../../../src/engines/chat/llama-server/args.js';
-import { capabilitiesFromProps } from '../../../src/engines/chat/llama-server/props.js';
+import { capabilitiesFromProps, isOneToken } from '../../../src/engines/chat/llama-server/props.js';
 
 const settings = (over: Partial<LlamaServerSettings> = {}): LlamaServerSettings => ({
   modelPath: '/m/model.gguf',
@@ -90,6 +90,14 @@ describe('capabilities from /props', () => {
     const caps = capabilitiesFromProps(props, 4096, { tools: true, thinking: false, maxOutput: 5000 });
     expect(caps).toMatchObject({ tools: true, thinking: false, maxOutput: 1024 });
     expect(capabilitiesFromProps(props, 4096, { maxOutput: 100 }).maxOutput).toBe(100);
+  });
+
+  it('finds thinking in a vocabulary with a <think> token when the template does not show it', () => {
+    const plain = { ...props, chat_template: '{{ messages }}' };
+    expect(capabilitiesFromProps(plain, 4096, {}).thinking).toBe(false);
+    expect(capabilitiesFromProps(plain, 4096, {}, isOneToken({ tokens: [329] })).thinking).toBe(true);
+    expect(isOneToken({ tokens: [27, 26865, 29] })).toBe(false);
+    expect(capabilitiesFromProps(plain, 4096, { thinking: false }, true).thinking).toBe(false);
   });
 
   it('falls back to the configured context when /props says nothing usable', () => {

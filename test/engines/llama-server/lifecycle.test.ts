@@ -62,6 +62,33 @@ describe('crash, restart, shutdown', () => {
     }
   });
 
+  it('a request waiting for a restart ends when its client goes', async () => {
+    const engine = await managed(await fakeBinary(dir), '/models/test.gguf').start();
+    try {
+      const first = engine.pid!;
+      process.kill(first, 'SIGKILL');
+      expect(await gone(first)).toBe(true);
+      await new Promise((r) => setTimeout(r, 20));
+      // The stand-in answers /health only 100 ms after it starts: the restart is still under way.
+      const controller = new AbortController();
+      const parts: unknown[] = [];
+      const reading = (async () => {
+        for await (const part of engine.generate(request(), controller.signal)) parts.push(part);
+      })();
+      controller.abort();
+      await reading;
+      expect(parts).toEqual([]);
+      expect(engine.stats().healthy).toBe(false);
+      const counting = new AbortController();
+      const count = engine.countTokens(request().messages, [], counting.signal);
+      counting.abort(new Error('client gone'));
+      await expect(count).rejects.toThrow('client gone');
+      expect(textOf(await collect(engine, request()))).toBe('Hello from the fake server.');
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('a child that keeps dying is restarted after doubling delays, reported down meanwhile, and not after close', async () => {
     const { start, logged } = managed(await fakeBinary(dir, 'dies'), '/models/test.gguf');
     const engine = await start();

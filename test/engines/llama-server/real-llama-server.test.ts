@@ -95,6 +95,21 @@ describe.skipIf(reason !== '')('managed llama-server through the API', () => {
   });
 });
 
+describe.skipIf(reason !== '')('managed llama-server on the thinking test model', () => {
+  it('finds thinking in the chat template and passes the reasoning on before the reply', async () => {
+    const engine = await managed(binary, models.thinking).start();
+    try {
+      expect(engine.capabilities.thinking).toBe(true);
+      const parts = await collect(engine, request({ thinking: true }));
+      const reasoning = parts.map((p) => (p.type === 'reasoning-delta' ? p.text : '')).join('');
+      expect(reasoning).toContain('Let me think...');
+      expect(textOf(parts)).toBe(REPLY);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+});
+
 describe.skipIf(reason !== '')('managed llama-server: crash, restart, shutdown', () => {
   let engine: LlamaServerEngine;
   afterAll(async () => {

@@ -103,12 +103,18 @@ export class ChildRun {
     }
   }
 
-  /** `GET path` as JSON (`/props`). */
-  async getJson(path: string): Promise<unknown> {
-    const res = await request(`${this.url}${path}`, { headersTimeout: 5_000, bodyTimeout: 5_000 });
+  /** `GET path` (`/props`), or `POST path` with `body`, as JSON. */
+  async json(path: string, body?: unknown): Promise<unknown> {
+    const res = await request(`${this.url}${path}`, {
+      headersTimeout: 5_000,
+      bodyTimeout: 5_000,
+      ...(body === undefined
+        ? {}
+        : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
     if (res.statusCode !== 200) {
       await res.body.dump();
-      throw new Error(`llama-server answered ${res.statusCode} to GET ${path}`);
+      throw new Error(`llama-server answered ${res.statusCode} to ${body === undefined ? 'GET' : 'POST'} ${path}`);
     }
     return res.body.json();
   }

@@ -6,7 +6,7 @@ import { createOpenAICompatibleEngine, type OpenAICompatibleOptions } from '../o
 import type { ChatEngine, ChatEngineCapabilities, ChatEngineStats, ChatRequest, ChatStreamPart } from '../types.js';
 import { type LlamaServerSettings, llamaServerArgs } from './args.js';
 import { type ChildRun, describeExit } from './child.js';
-import { type CapabilityOverrides, capabilitiesFromProps } from './props.js';
+import { type CapabilityOverrides, capabilitiesFromProps, isOneToken, THINK_PROBE } from './props.js';
 import { type Instance, Supervisor } from './supervisor.js';
 
 /** The upstream engine's options that a managed deployment sets (its bounds); the rest follow from the child. */
@@ -53,7 +53,11 @@ const EXIT_NOTICE_MS = 200;
 export async function createLlamaServerEngine(o: LlamaServerEngineOptions): Promise<LlamaServerEngine> {
   let capabilities: ChatEngineCapabilities | undefined;
   const connect = async (run: ChildRun): Promise<ChatEngine> => {
-    capabilities ??= capabilitiesFromProps(await run.getJson('/props'), o.settings.contextSize, o.overrides);
+    if (capabilities === undefined) {
+      const props = await run.json('/props');
+      const thinkToken = o.overrides.thinking === undefined && isOneToken(await run.json('/tokenize', THINK_PROBE));
+      capabilities = capabilitiesFromProps(props, o.settings.contextSize, o.overrides, thinkToken);
+    }
     return createOpenAICompatibleEngine({
       ...o.upstream,
       baseUrl: `${run.url}/v1`,
@@ -91,13 +95,22 @@ class ManagedEngine implements LlamaServerEngine {
     return this.supervisor.pid;
   }
 
-  private async instance(): Promise<Instance<ChatEngine>> {
+  /** The instance to call; undefined when `signal` aborted while a start was awaited. */
+  private async instance(signal?: CancelSignal): Promise<Instance<ChatEngine> | undefined> {
     const current = this.supervisor.current();
-    if ('run' in current || current instanceof Promise) {
+    if ('run' in current) return current;
+    if (current instanceof Promise) {
+      let onAbort: (() => void) | undefined;
+      const aborted = new Promise<undefined>((resolve) => {
+        onAbort = () => resolve(undefined);
+        signal?.addEventListener('abort', onAbort);
+      });
       try {
-        return await current;
+        return await Promise.race([current, aborted]);
       } catch (err) {
         throw upstreamFailure(this.upstream, 'llama-server could not be restarted', {}, err);
+      } finally {
+        if (onAbort) signal?.removeEventListener('abort', onAbort);
       }
     }
     const inMs = Math.max(0, current.retryAt - Date.now());
@@ -127,7 +140,8 @@ class ManagedEngine implements LlamaServerEngine {
 
   async *generate(request: ChatRequest, signal: CancelSignal): AsyncGenerator<ChatStreamPart> {
     if (signal.aborted) return;
-    const instance = await this.instance();
+    const instance = await this.instance(signal);
+    if (instance === undefined) return;
     try {
       yield* instance.value.generate(request, signal);
     } catch (err) {
@@ -136,11 +150,13 @@ class ManagedEngine implements LlamaServerEngine {
   }
 
   async countTokens(...args: Parameters<ChatEngine['countTokens']>): Promise<number> {
-    const instance = await this.instance();
+    const signal = args[2];
+    const instance = await this.instance(signal);
+    if (instance === undefined) throw signal?.reason;
     try {
       return await instance.value.countTokens(...args);
     } catch (err) {
-      throw await this.failure(instance, err, args[2]);
+      throw await this.failure(instance, err, signal);
     }
   }
 
