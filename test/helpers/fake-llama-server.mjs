@@ -15,8 +15,7 @@ if (mode === 'fail') {
   process.stderr.write('error: failed to load model\n');
   process.exit(1);
 }
-const started = Date.now();
-if (mode === 'dies') setTimeout(() => process.exit(3), 600);
+let started = Date.now();
 const pieces = ['Hello', ' from', ' the', ' fake', ' server.'];
 const usage = { prompt_tokens: 3, completion_tokens: pieces.length, total_tokens: 3 + pieces.length };
 
@@ -67,7 +66,11 @@ const server = createServer(async (req, res) => {
   send({ ...chunk({}, 'stop'), usage });
   res.end('data: [DONE]\n\n');
 });
-server.listen(Number(arg('--port')), arg('--host'));
+server.listen(Number(arg('--port')), arg('--host'), () => {
+  // Timed from the moment it listens, however long Node took to start.
+  started = Date.now();
+  if (mode === 'dies') setTimeout(() => process.exit(3), 600);
+});
 process.on('SIGTERM', () => {
   if (mode === 'stubborn') return;
   server.close();
