@@ -6,37 +6,74 @@ import { createLlamaCppEngine } from '../src/engines/chat/llama-cpp/engine.js';
 import { createOpenAICompatibleEngine } from '../src/engines/chat/openai-compatible/index.js';
 import type { ChatEngine, ChatRequest } from '../src/engines/chat/types.js';
 import { writeGguf } from '../src/test-models/gguf-writer.js';
+import { QWEN3_0_6B } from '../src/test-models/qwen3-model.js';
 import { randomModel } from '../src/test-models/random-model.js';
 import { findLlamaServer, startLlamaServer } from '../test/helpers/llama-server.js';
+import { quantizedQwen3 } from './quantized-model.js';
 import { type BenchRow, benchRow } from './types.js';
 
 /**
- * The embedded engine against llama-server on the same GGUF: random weights of a small
- * model's shape whose generation never ends early (special tokens' output rows zeroed), one thread
- * each, greedy, at 1, 4 and 8 concurrent requests: aggregate tokens/s, time to first token and RSS,
- * each as a ratio in the same run, and the CPU each spends per generated token (ours: this process's
- * CPU while only it runs; llama-server's: its process's), which a loaded machine moves much less
- * than tokens/s. Both are driven through the same ChatEngine interface (llama-server
- * through the openai-compatible engine), so the measuring code is one.
+ * The embedded engine against llama-server on the same GGUF, for two shapes of random weights whose
+ * generation never ends early (special tokens' output rows zeroed): a ~27M-parameter model in F32,
+ * and Qwen3-0.6B's shape quantized to Q4_K_M by llama.cpp's llama-quantize (the weights real
+ * deployments run; quantized-model.ts caches it). One thread each, greedy, at 1, 4 and 8 concurrent
+ * requests: aggregate tokens/s, time to first token and RSS, each as a ratio in the same run, and
+ * the CPU each spends per generated token (ours: this process's CPU while only it runs;
+ * llama-server's: its process's), which a loaded machine moves much less than tokens/s. Both are
+ * driven through the same ChatEngine interface (llama-server through the openai-compatible
+ * engine), so the measuring code is one.
  */
 
-/** ~27M parameters (dim 512, 8 layers, ff 1536): a small model's proportions at a size this machine runs. */
-const SHAPE = { embedding: 512, layers: 8, heads: 8, feedForward: 1536 };
-const TOKENS = Number(process.env['BENCH_ENGINES_TOKENS'] ?? 64);
+interface Shape {
+  /** In each row's name. */
+  label: string;
+  /** Completion tokens a request asks for (and gets: generation never ends early). */
+  tokens: number;
+  /** Writes or finds the GGUF. */
+  model(llamaServer: string, dir: string): Promise<string>;
+  /** llama-server flags of this shape only. */
+  serverArgs: readonly string[];
+}
+
+const SHAPES: readonly Shape[] = [
+  {
+    // dim 512, 8 layers, ff 1536: a small model's proportions at a size that runs fast.
+    label: '27M F32',
+    tokens: Number(process.env['BENCH_ENGINES_TOKENS'] ?? 64),
+    async model(_server, dir) {
+      const path = join(dir, 'random-small.gguf');
+      await writeGguf(path, randomModel(7, { embedding: 512, layers: 8, heads: 8, feedForward: 1536 }, true));
+      return path;
+    },
+    serverArgs: [],
+  },
+  {
+    // 10–30 tokens/s on one thread: fewer tokens keep the shape to a few minutes.
+    label: 'Qwen3-0.6B shape Q4_K_M',
+    tokens: Number(process.env['BENCH_ENGINES_QUANT_TOKENS'] ?? 32),
+    model: (server) => quantizedQwen3(server, QWEN3_0_6B, 'Q4_K_M'),
+    // A llama-server built with -march=native on a CPU that reports AMX dies with SIGILL in its AMX
+    // matrix kernel on the first quantized decode on some virtual machines (the addon's prebuilt
+    // kernel runs there); without the repacked weights it uses the AVX-512 / AVX2 dot products.
+    serverArgs: process.env['BENCH_ENGINES_SERVER_REPACK'] === '1' ? [] : ['--no-repack'],
+  },
+];
 const LEVELS = [1, 4, 8];
 const PROMPT = 'Tell me a long story about a lighthouse keeper and the sea.';
+/** Each sequence's context, in tokens (prompt and completion fit in it). */
+const CONTEXT = 512;
 
-const request: ChatRequest = {
+const request = (tokens: number): ChatRequest => ({
   messages: [{ role: 'user', content: PROMPT }],
   tools: [],
   sampling: { temperature: 0, topP: 1, greedy: true },
-  maxTokens: TOKENS,
+  maxTokens: tokens,
   stop: [],
   responseFormat: 'text',
   thinking: false,
-};
+});
 
-async function one(engine: ChatEngine): Promise<{ ttft: number; tokens: number }> {
+async function one(engine: ChatEngine, request: ChatRequest): Promise<{ ttft: number; tokens: number }> {
   const start = performance.now();
   let ttft = 0;
   let tokens = 0;
@@ -60,12 +97,13 @@ function cpuMs(pid: number | 'self'): number {
 
 async function level(
   engine: ChatEngine,
+  request: ChatRequest,
   n: number,
   pid: number | 'self',
 ): Promise<{ tps: number; ttft: number; cpuPerToken: number }> {
   const cpu = cpuMs(pid);
   const start = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, () => one(engine)));
+  const results = await Promise.all(Array.from({ length: n }, () => one(engine, request)));
   const seconds = (performance.now() - start) / 1000;
   const tokens = results.reduce((a, r) => a + r.tokens, 0);
   const ttfts = results.map((r) => r.ttft).sort((a, b) => a - b);
@@ -79,70 +117,64 @@ async function level(
 const rssKb = (pid: number | 'self'): number =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
+async function runShape(shape: Shape, llamaServer: string, dir: string): Promise<BenchRow[]> {
+  const model = await shape.model(llamaServer, dir);
+  const req = request(shape.tokens);
+  const name = (what: string) => `engines, ${shape.label}: ${what} (embedded vs llama-server)`;
+  const before = rssKb('self');
+  const embedded = await createLlamaCppEngine({ modelPath: model, threads: 1, contextSize: CONTEXT, parallel: 8 });
+  const server = await startLlamaServer(
+    llamaServer,
+    model,
+    ['-c', String(CONTEXT * 8), '-np', '8', ...shape.serverArgs],
+    180_000,
+  );
+  const upstream = createOpenAICompatibleEngine({
+    baseUrl: `${server.url}/v1`,
+    model: 'random',
+    capabilities: {
+      tools: false,
+      thinking: false,
+      json: false,
+      vision: false,
+      maxContext: CONTEXT,
+      maxOutput: shape.tokens,
+    },
+    extraBody: { ignore_eos: true },
+  });
+  const rows: BenchRow[] = [];
+  try {
+    await one(embedded, req);
+    await one(upstream, req);
+    for (const n of LEVELS) {
+      // Alternating, so that machine noise hits both alike.
+      const ours = await level(embedded, req, n, 'self');
+      const theirs = await level(upstream, req, n, server.pid);
+      rows.push(
+        benchRow(name(`aggregate tokens/s at ${n} concurrent`), ours.tps, 'tokens/s', theirs.tps, 1),
+        benchRow(name(`median time to first token at ${n} concurrent`), ours.ttft, 'ms', theirs.ttft, 1),
+        benchRow(name(`CPU per generated token at ${n} concurrent`), ours.cpuPerToken, 'ms', theirs.cpuPerToken, 2),
+      );
+    }
+    const ownRss = rssKb('self') - before;
+    rows.push(
+      benchRow(name('RSS with the model loaded, 8 sequences'), ownRss / 1024, 'MB', rssKb(server.pid) / 1024, 1),
+    );
+  } finally {
+    await embedded.close();
+    await upstream.close();
+    await server.stop();
+  }
+  return rows;
+}
+
 export async function run(): Promise<BenchRow[]> {
   const found = findLlamaServer();
   if ('reason' in found) throw new Error(`engines bench needs llama-server: ${found.reason}`);
   const dir = await mkdtemp(join(tmpdir(), 'bench-engines-'));
-  const model = join(dir, 'random-small.gguf');
   try {
-    await writeGguf(model, randomModel(7, SHAPE, true));
-    const before = rssKb('self');
-    const embedded = await createLlamaCppEngine({ modelPath: model, threads: 1, contextSize: 512, parallel: 8 });
-    const server = await startLlamaServer(found.path, model, ['-c', String(512 * 8), '-np', '8']);
-    const upstream = createOpenAICompatibleEngine({
-      baseUrl: `${server.url}/v1`,
-      model: 'random',
-      capabilities: { tools: false, thinking: false, json: false, vision: false, maxContext: 512, maxOutput: TOKENS },
-      extraBody: { ignore_eos: true },
-    });
     const rows: BenchRow[] = [];
-    try {
-      await one(embedded);
-      await one(upstream);
-      for (const n of LEVELS) {
-        // Alternating, so that machine noise hits both alike.
-        const ours = await level(embedded, n, 'self');
-        const theirs = await level(upstream, n, server.pid);
-        rows.push(
-          benchRow(
-            `engines: aggregate tokens/s at ${n} concurrent (embedded vs llama-server)`,
-            ours.tps,
-            'tokens/s',
-            theirs.tps,
-            1,
-          ),
-          benchRow(
-            `engines: median time to first token at ${n} concurrent (embedded vs llama-server)`,
-            ours.ttft,
-            'ms',
-            theirs.ttft,
-            1,
-          ),
-          benchRow(
-            `engines: CPU per generated token at ${n} concurrent (embedded vs llama-server)`,
-            ours.cpuPerToken,
-            'ms',
-            theirs.cpuPerToken,
-            2,
-          ),
-        );
-      }
-      const ownRss = rssKb('self') - before;
-      const serverRss = rssKb(server.pid);
-      rows.push(
-        benchRow(
-          'engines: RSS with the model loaded, 8 sequences (embedded vs llama-server)',
-          ownRss / 1024,
-          'MB',
-          serverRss / 1024,
-          1,
-        ),
-      );
-    } finally {
-      await embedded.close();
-      await upstream.close();
-      await server.stop();
-    }
+    for (const shape of SHAPES) rows.push(...(await runShape(shape, found.path, dir)));
     return rows;
   } finally {
     await rm(dir, { recursive: true, force: true });

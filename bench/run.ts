@@ -51,8 +51,8 @@ export const MODULES: readonly ModuleEntry[] = [
     name: 'engines',
     file: 'engines.ts',
     about:
-      'embedded engine vs llama-server on the same GGUF (random weights, ~27M params) at 1, 4 and 8 concurrent: tokens/s, TTFT, RSS',
-    limitMinutes: 15,
+      'embedded engine vs llama-server on the same GGUF at 1, 4 and 8 concurrent, two shapes (random weights: ~27M F32; Qwen3-0.6B Q4_K_M, made once by llama-quantize): tokens/s, TTFT, CPU per token, RSS',
+    limitMinutes: 30,
   },
   {
     name: 'fairness',

@@ -48,11 +48,15 @@ export interface RunningLlamaServer {
   stop(): Promise<void>;
 }
 
-/** Starts llama-server on a GGUF (one thread, `--jinja`), and waits until `/health` answers. */
+/**
+ * Starts llama-server on a GGUF (one thread, `--jinja`), and waits until `/health` answers, at most
+ * `startupMs` (a model of hundreds of MB on a loaded machine takes longer than a test model).
+ */
 export async function startLlamaServer(
   binary: string,
   model: string,
   extra: string[] = ['-c', '2048', '-np', '2'],
+  startupMs = 30_000,
 ): Promise<RunningLlamaServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
@@ -67,7 +71,7 @@ export async function startLlamaServer(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + startupMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`llama-server exited: ${log.slice(-2_000)}`);
     try {
