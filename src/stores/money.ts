@@ -156,6 +156,12 @@ export interface MoneyStore {
    * Undefined when held; else what refused it.
    */
   reserve(request: ReservationRequest): Promise<Refusal | undefined>;
+  /**
+   * `reserve` answered at once, by a store that holds reservations in this process (SQLite): a
+   * priced call then waits for nothing before its engine starts. Absent where a reservation is a
+   * round trip (PostgreSQL).
+   */
+  reserveNow?(request: ReservationRequest): Refusal | undefined;
   /** Gives back `amount` of a reservation (all of it when undefined), e.g. a call that failed before any cost. */
   release(id: string, amount?: number): Promise<void>;
   /** Extends the lease of every reservation this owner holds. */

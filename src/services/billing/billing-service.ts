@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { BillingConfig } from '../../config/billing-schema.js';
-import { ADMIN_ACCOUNT, type Refusal } from '../../stores/money.js';
+import { ADMIN_ACCOUNT, type Refusal, type ReservationRequest } from '../../stores/money.js';
 import type { Store } from '../../stores/types.js';
 import { Calendar } from '../../util/calendar.js';
 import { failureFields, type LevelAware } from '../../util/failure-fields.js';
 import type { AuditService } from '../audit/audit-service.js';
-import { CallMeter, type Reserver } from './call-meter.js';
+import { CallMeter, type Reserver, WAIT } from './call-meter.js';
 import type { PriceBook } from './price-book.js';
 import { refusalError } from './refusal.js';
 import { SpendStats } from './spend-stats.js';
@@ -97,17 +97,27 @@ export class BillingService implements Reserver {
         return this.hold(meter, amount);
       });
     }
-    const now = Date.now();
-    return this.options.store.money.reserve({
+    return this.options.store.money.reserve(this.reservation(meter, meter.accountId, amount));
+  }
+
+  holdNow(meter: CallMeter, amount: number): Refusal | undefined | typeof WAIT {
+    meter.accountId ??= this.owners.get(meter.keyId);
+    const money = this.options.store.money;
+    if (meter.accountId === undefined || money.reserveNow === undefined) return WAIT;
+    return money.reserveNow(this.reservation(meter, meter.accountId, amount));
+  }
+
+  private reservation(meter: CallMeter, accountId: string, amount: number): ReservationRequest {
+    return {
       id: meter.reservationId,
-      accountId: meter.accountId,
+      accountId,
       keyId: meter.keyId,
       amount,
       owner: meter.owner,
       leaseMs: meter.owner === this.owner ? this.options.config.lease_seconds * 1000 : TASK_LEASE_MS,
-      periods: this.calendar.periodsOf(now),
+      periods: this.calendar.periodsOf(Date.now()),
       requireBalance: this.options.config.require_balance,
-    });
+    };
   }
 
   /** A call's reservation given back whole (its work never ran, and no usage record will settle it). */

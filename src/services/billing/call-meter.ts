@@ -2,12 +2,17 @@ import type { ApiError } from '../../errors/api-error.js';
 import type { Refusal } from '../../stores/money.js';
 import type { Price } from './price.js';
 
+/** A reservation that cannot be answered at once: the caller takes the asynchronous way. */
+export const WAIT: unique symbol = Symbol('wait');
+
 /** What a meter needs of the billing service: prices, and a reservation held or refused. */
 export interface Reserver {
   /** The price in force now for a model code or operation; undefined: free. */
   priceOf(code: string): Price | undefined;
   /** Holds `amount` more under the meter's reservation; what refused it when it does not fit. */
   hold(meter: CallMeter, amount: number): Promise<Refusal | undefined>;
+  /** As `hold`, answered at once where the store can (`MoneyStore.reserveNow`); WAIT where it cannot. */
+  holdNow(meter: CallMeter, amount: number): Refusal | undefined | typeof WAIT;
   /** The 1113 answer to a refusal (counted for /metrics). */
   refused(meter: CallMeter, refusal: Refusal, amount: number): ApiError;
 }
@@ -69,15 +74,37 @@ export class CallMeter {
   /** As `reserve`, but a refusal is returned (the caller may try a smaller worst case). */
   async tryReserve(worst: number): Promise<Refusal | undefined> {
     if (worst <= 0) return undefined;
-    const need = worst - (this.held - this.committed);
+    const need = this.need(worst);
     if (need > 0) {
       const refusal = await this.reserver.hold(this, need);
       if (refusal) return refusal;
-      this.reserved = true;
-      this.held += need;
+      this.holding(need);
     }
     this.committed += worst;
     return undefined;
+  }
+
+  /** As `tryReserve`, answered at once where the store can; WAIT (nothing done) where it cannot. */
+  tryReserveNow(worst: number): Refusal | undefined | typeof WAIT {
+    if (worst <= 0) return undefined;
+    const need = this.need(worst);
+    if (need > 0) {
+      const refusal = this.reserver.holdNow(this, need);
+      if (refusal !== undefined) return refusal;
+      this.holding(need);
+    }
+    this.committed += worst;
+    return undefined;
+  }
+
+  /** What a piece's worst case needs held beyond what is spare. */
+  private need(worst: number): number {
+    return worst - (this.held - this.committed);
+  }
+
+  private holding(amount: number): void {
+    this.reserved = true;
+    this.held += amount;
   }
 
   /** A piece reserved at `worst` ended at `cost`: the difference is spare for the next piece. */

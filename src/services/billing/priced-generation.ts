@@ -1,6 +1,6 @@
 import { tokenUpperBound } from '../../engines/chat/token-bound.js';
 import type { ChatEngine, ChatRequest } from '../../engines/chat/types.js';
-import type { CallMeter, MeterLine } from './call-meter.js';
+import { type CallMeter, type MeterLine, WAIT } from './call-meter.js';
 import { chargesTokens, type Price, tokenCost } from './price.js';
 
 /** Tokens as an engine reports them; `cachedTokens` where it says how many came from its prompt cache. */
@@ -106,21 +106,48 @@ export async function priceGeneration(
   const meter = usage.meter;
   const price = meter?.priceOf(model);
   if (meter === undefined || price === undefined) return usage;
-  const worstFor = (promptTokens: number) =>
-    price.perCall + tokenCost(price, { promptTokens, cachedTokens: 0, completionTokens: request.maxTokens }, 'up');
   const bound = promptBound(request, engine.capabilities.maxContext);
-  let worst = worstFor(bound);
+  let worst = worstCase(price, bound, request.maxTokens);
   const refusal = await meter.tryReserve(worst);
   if (refusal) {
     // The bound is about 4× the prompt for English text: near the limit, the exact count decides.
     const exact = chargesTokens(price)
       ? await engine.countTokens(request.messages, request.tools).catch(() => bound)
       : bound;
-    const exactWorst = worstFor(Math.min(exact, bound));
+    const exactWorst = worstCase(price, Math.min(exact, bound), request.maxTokens);
     if (exactWorst >= worst) throw meter.refuse(refusal, worst);
     worst = exactWorst;
     await meter.reserve(worst);
   }
+  return priced(usage, meter, price, worst);
+}
+
+/**
+ * `priceGeneration` without waiting, where the store answers reservations at once and the bound's
+ * worst case fits (most calls): where its tokens go. WAIT, with nothing reserved, where it cannot
+ * say at once or the bound does not fit: the caller then takes `priceGeneration`, which also tries
+ * the exact count and refuses.
+ */
+export function priceGenerationNow(
+  usage: UsageSink & { meter?: CallMeter | undefined },
+  model: string,
+  engine: Pick<ChatEngine, 'capabilities'>,
+  request: Pick<ChatRequest, 'messages' | 'tools' | 'maxTokens'>,
+): UsageSink | typeof WAIT {
+  const meter = usage.meter;
+  const price = meter?.priceOf(model);
+  if (meter === undefined || price === undefined) return usage;
+  const worst = worstCase(price, promptBound(request, engine.capabilities.maxContext), request.maxTokens);
+  if (meter.tryReserveNow(worst) !== undefined) return WAIT;
+  return priced(usage, meter, price, worst);
+}
+
+/** A generation's worst case: its price per call, the prompt's tokens at the input price and `maxTokens` at the output price. */
+function worstCase(price: Price, promptTokens: number, maxTokens: number): number {
+  return price.perCall + tokenCost(price, { promptTokens, cachedTokens: 0, completionTokens: maxTokens }, 'up');
+}
+
+function priced(usage: UsageSink, meter: CallMeter, price: Price, worst: number): UsageSink {
   const line = new PricedGeneration(usage, meter, price, worst);
   meter.add(line);
   return line;

@@ -5,7 +5,8 @@ import { invalidField, unknownModel } from '../../errors/errors.js';
 import { chatModel } from '../../models/catalogue.js';
 import type { SearchResultEntry } from '../../search/result-entry.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
-import { priceGeneration } from '../billing/priced-generation.js';
+import { WAIT } from '../billing/call-meter.js';
+import { priceGeneration, priceGenerationNow } from '../billing/priced-generation.js';
 import type { CallContext } from '../call-context.js';
 import type { EventSource } from '../event-source.js';
 import type { SearchService } from '../search/search-service.js';
@@ -108,9 +109,10 @@ export class ChatService {
     if (request.responseFormat === 'json_object' && !engine.capabilities.json) {
       throw invalidField('response_format', `${body.model} here does not support JSON mode`);
     }
-    // Priced: the worst case is reserved before the engine starts (1113 when it does not fit).
-    const sink =
-      call.usage.meter === undefined ? call.usage : await priceGeneration(call.usage, body.model, engine, request);
+    // Priced: the worst case is reserved before the engine starts (1113 when it does not fit); at
+    // once where the store can say, with no promise in between.
+    const now = priceGenerationNow(call.usage, body.model, engine, request);
+    const sink = now === WAIT ? await priceGeneration(call.usage, body.model, engine, request) : now;
     const run: CompletionRun = {
       // Field by field: an object spread here cost more than the rest of start() (V8's slow clone path).
       identity: { id: identity.id, requestId: identity.requestId, created: identity.created, model: body.model },

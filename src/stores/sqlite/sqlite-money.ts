@@ -244,6 +244,10 @@ export class SqliteMoney implements MoneyStore {
   }
 
   async reserve(r: ReservationRequest): Promise<Refusal | undefined> {
+    return this.reserveNow(r);
+  }
+
+  reserveNow(r: ReservationRequest): Refusal | undefined {
     const held = this.byAccount.get(r.accountId) ?? 0;
     if (r.requireBalance) {
       const balance = this.balances.get(r.accountId);
