@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,17 @@ describe('engine: llama-server at start-up', () => {
   it('the cache folder defaults under XDG_CACHE_HOME', () => {
     const { config } = loadConfig({ cwd: dir, env: vars() });
     expect(config.llama_server.cache_dir).toBe(join(dir, 'cache', 'gen-platform-llama'));
+  });
+
+  it("llama_server's paths are relative to the configuration file", async () => {
+    const file = join(dir, 'sub', 'paths.yaml');
+    await mkdir(join(dir, 'sub'), { recursive: true });
+    await writeFile(file, 'llama_server:\n  binary: ./bin/llama-server\n  cache_dir: ../builds\n');
+    const { config } = loadConfig({ file, cwd: '/', env: vars() });
+    expect(config.llama_server).toEqual({
+      binary: join(dir, 'sub', 'bin', 'llama-server'),
+      cache_dir: join(dir, 'builds'),
+    });
   });
 
   it('without a binary configured or built, serve exits 2 saying to build one or set its path', async () => {
