@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLlamaCppEngine } from '../src/engines/chat/llama-cpp/engine.js';
+import { createLlamaServerEngine } from '../src/engines/chat/llama-server/engine.js';
 import { createOpenAICompatibleEngine } from '../src/engines/chat/openai-compatible/index.js';
 import type { ChatEngine, ChatRequest } from '../src/engines/chat/types.js';
 import { writeGguf } from '../src/test-models/gguf-writer.js';
@@ -21,7 +22,9 @@ import { type BenchRow, benchRow } from './types.js';
  * the CPU each spends per generated token (ours: this process's CPU while only it runs;
  * llama-server's: its process's), which a loaded machine moves much less than tokens/s. Both are
  * driven through the same ChatEngine interface (llama-server through the openai-compatible
- * engine), so the measuring code is one.
+ * engine), so the measuring code is one. The managed engine (`engine: llama-server`, the same binary
+ * and flags run as its child) is measured beside them: tokens/s and time to first token against
+ * llama-server reached directly.
  */
 
 interface Shape {
@@ -142,14 +145,39 @@ async function runShape(shape: Shape, llamaServer: string, dir: string): Promise
     },
     extraBody: { ignore_eos: true },
   });
+  // The managed engine (engine: llama-server): the same binary and flags, run and reached by gen-platform.
+  const managed = await createLlamaServerEngine({
+    binary: llamaServer,
+    settings: {
+      modelPath: model,
+      threads: 1,
+      contextSize: CONTEXT,
+      parallel: 8,
+      gpu: false,
+      alias: 'random',
+      extraArgs: shape.serverArgs,
+    },
+    overrides: { maxOutput: shape.tokens },
+    upstream: { extraBody: { ignore_eos: true } },
+    log: { info() {}, warn() {}, error() {} },
+    label: 'engines bench',
+    startTimeoutMs: 180_000,
+  });
   const rows: BenchRow[] = [];
   try {
     await one(embedded, req);
     await one(upstream, req);
+    await one(managed, req);
     for (const n of LEVELS) {
       // Alternating, so that machine noise hits both alike.
       const ours = await level(embedded, req, n, 'self');
       const theirs = await level(upstream, req, n, server.pid);
+      const mine = await level(managed, req, n, managed.pid ?? 'self');
+      const vsServer = (what: string) => `engines, ${shape.label}: ${what} (managed llama-server vs llama-server)`;
+      rows.push(
+        benchRow(vsServer(`aggregate tokens/s at ${n} concurrent`), mine.tps, 'tokens/s', theirs.tps, 1),
+        benchRow(vsServer(`median time to first token at ${n} concurrent`), mine.ttft, 'ms', theirs.ttft, 1),
+      );
       rows.push(
         benchRow(name(`aggregate tokens/s at ${n} concurrent`), ours.tps, 'tokens/s', theirs.tps, 1),
         benchRow(name(`median time to first token at ${n} concurrent`), ours.ttft, 'ms', theirs.ttft, 1),
@@ -163,6 +191,7 @@ async function runShape(shape: Shape, llamaServer: string, dir: string): Promise
   } finally {
     await embedded.close();
     await upstream.close();
+    await managed.close();
     await server.stop();
   }
   return rows;
