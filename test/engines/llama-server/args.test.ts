@@ -62,6 +62,13 @@ describe('llama-server arguments', () => {
     expect(flag(set, '--ubatch-size')).toBe('256');
   });
 
+  it('names the key file the child checks requests against, never the key itself', () => {
+    expect(llamaServerArgs(settings(), 1)).not.toContain('--api-key-file');
+    const args = llamaServerArgs(settings(), 1, '/tmp/k/api-key');
+    expect(flag(args, '--api-key-file')).toBe('/tmp/k/api-key');
+    expect(args).not.toContain('--api-key');
+  });
+
   it('puts extra flags last, so that they win', () => {
     const args = llamaServerArgs(settings({ extraArgs: ['--parallel', '8', '--no-mmap'] }), 1);
     expect(args.slice(-3)).toEqual(['--parallel', '8', '--no-mmap']);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,19 @@ describe.skipIf(reason !== '')('managed llama-server: crash, restart, shutdown',
     expect(textOf(await collect(engine, request()))).toBe(REPLY);
     expect(engine.stats().healthy).toBe(true);
   }, 60_000);
+
+  it('answers only requests that carry its key (the loopback port is open to every local process)', async () => {
+    const cmdline = readFileSync(`/proc/${engine.pid}/cmdline`, 'utf8').split('\0');
+    const port = cmdline[cmdline.indexOf('--port') + 1];
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/v1/models`)).status).toBe(401);
+    const chat = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(chat.status).toBe(401);
+  });
 
   it('kill -9: the next request is served after the restart, and health recovers', async () => {
     const first = engine.pid!;

@@ -27,9 +27,11 @@ export interface LlamaServerSettings {
  * gets its own `contextSize` cells, as in the embedded engine: llama-server splits `-c` between its
  * slots, so it is asked for `contextSize × parallel`. The chat template runs through llama.cpp's
  * Jinja engine (the GGUF's own template, or the deployment's file), which is what reads tool calls
- * and reasoning out of the reply.
+ * and reasoning out of the reply. With `apiKeyFile`, it answers only requests that carry the key it
+ * holds (`/health` excepted): the port is open to every local process and, through CORS, to pages
+ * a local browser opens.
  */
-export function llamaServerArgs(s: LlamaServerSettings, port: number): string[] {
+export function llamaServerArgs(s: LlamaServerSettings, port: number, apiKeyFile?: string): string[] {
   const args = [
     '--model',
     s.modelPath,
@@ -55,6 +57,7 @@ export function llamaServerArgs(s: LlamaServerSettings, port: number): string[] 
   if (s.batchSize !== undefined) args.push('--batch-size', String(s.batchSize));
   if (s.ubatchSize !== undefined) args.push('--ubatch-size', String(s.ubatchSize));
   if (s.chatTemplateFile !== undefined) args.push('--chat-template-file', s.chatTemplateFile);
+  if (apiKeyFile !== undefined) args.push('--api-key-file', apiKeyFile);
   args.push(...s.extraArgs);
   return args;
 }

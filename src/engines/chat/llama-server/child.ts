@@ -103,14 +103,14 @@ export class ChildRun {
     }
   }
 
-  /** `GET path` (`/props`), or `POST path` with `body`, as JSON. */
-  async json(path: string, body?: unknown): Promise<unknown> {
+  /** `GET path` (`/props`), or `POST path` with `body`, as JSON, with the child's API key. */
+  async json(path: string, apiKey: string, body?: unknown): Promise<unknown> {
+    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
     const res = await request(`${this.url}${path}`, {
       headersTimeout: 5_000,
       bodyTimeout: 5_000,
-      ...(body === undefined
-        ? {}
-        : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      headers,
+      ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
     });
     if (res.statusCode !== 200) {
       await res.body.dump();

@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError } from '../../../errors/api-error.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
@@ -51,16 +55,19 @@ const EXIT_NOTICE_MS = 200;
  * child's death cut short fail with an upstream error naming it; later ones wait for the restart.
  */
 export async function createLlamaServerEngine(o: LlamaServerEngineOptions): Promise<LlamaServerEngine> {
+  const key = await childKey();
   let capabilities: ChatEngineCapabilities | undefined;
   const connect = async (run: ChildRun): Promise<ChatEngine> => {
     if (capabilities === undefined) {
-      const props = await run.json('/props');
-      const thinkToken = o.overrides.thinking === undefined && isOneToken(await run.json('/tokenize', THINK_PROBE));
+      const props = await run.json('/props', key.value);
+      const thinkToken =
+        o.overrides.thinking === undefined && isOneToken(await run.json('/tokenize', key.value, THINK_PROBE));
       capabilities = capabilitiesFromProps(props, o.settings.contextSize, o.overrides, thinkToken);
     }
     return createOpenAICompatibleEngine({
       ...o.upstream,
       baseUrl: `${run.url}/v1`,
+      apiKey: key.value,
       model: o.settings.alias,
       capabilities,
       tokenizeUrl: `${run.url}/tokenize`,
@@ -70,7 +77,7 @@ export async function createLlamaServerEngine(o: LlamaServerEngineOptions): Prom
   };
   const supervisor = new Supervisor<ChatEngine>({
     binary: o.binary,
-    args: (port) => llamaServerArgs(o.settings, port),
+    args: (port) => llamaServerArgs(o.settings, port, key.file),
     startTimeoutMs: o.startTimeoutMs ?? 120_000,
     stopGraceMs: o.stopGraceMs ?? 5_000,
     backoff: o.backoff ?? { firstMs: 500, maxMs: 30_000 },
@@ -80,8 +87,25 @@ export async function createLlamaServerEngine(o: LlamaServerEngineOptions): Prom
     log: o.log,
     label: o.label,
   });
-  await supervisor.start();
-  return new ManagedEngine(capabilities!, supervisor, { label: o.label, logger: o.log });
+  try {
+    await supervisor.start();
+  } catch (err) {
+    await key.remove();
+    throw err;
+  }
+  return new ManagedEngine(capabilities!, supervisor, { label: o.label, logger: o.log }, key.remove);
+}
+
+/**
+ * The key the child asks of every request, made per engine: in a file only this user can read
+ * (`--api-key-file`), not on the command line that `ps` shows; the file goes on close.
+ */
+async function childKey(): Promise<{ value: string; file: string; remove(): Promise<void> }> {
+  const value = randomBytes(24).toString('hex');
+  const dir = await mkdtemp(path.join(tmpdir(), 'gen-platform-llama-server-'));
+  const file = path.join(dir, 'api-key');
+  await writeFile(file, `${value}\n`, { mode: 0o600 });
+  return { value, file, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 class ManagedEngine implements LlamaServerEngine {
@@ -89,6 +113,7 @@ class ManagedEngine implements LlamaServerEngine {
     readonly capabilities: ChatEngineCapabilities,
     private readonly supervisor: Supervisor<ChatEngine>,
     private readonly upstream: { label: string; logger: LlamaServerEngineOptions['log'] },
+    private readonly removeKey: () => Promise<void>,
   ) {}
 
   get pid(): number | undefined {
@@ -166,7 +191,8 @@ class ManagedEngine implements LlamaServerEngine {
     return { inFlight: inner?.inFlight ?? 0, waiting: inner?.waiting ?? 0, healthy: this.supervisor.healthy };
   }
 
-  close(): Promise<void> {
-    return this.supervisor.close();
+  async close(): Promise<void> {
+    await this.supervisor.close();
+    await this.removeKey();
   }
 }
