@@ -10,6 +10,7 @@ import { writeGguf } from '../src/test-models/gguf-writer.js';
 import { QWEN3_0_6B } from '../src/test-models/qwen3-model.js';
 import { randomModel } from '../src/test-models/random-model.js';
 import { findLlamaServer, startLlamaServer } from '../test/helpers/llama-server.js';
+import { addonKernels } from './addon-kernels.js';
 import { quantizedQwen3 } from './quantized-model.js';
 import { type BenchRow, benchRow } from './types.js';
 
@@ -22,9 +23,10 @@ import { type BenchRow, benchRow } from './types.js';
  * the CPU each spends per generated token (ours: this process's CPU while only it runs;
  * llama-server's: its process's), which a loaded machine moves much less than tokens/s. Both are
  * driven through the same ChatEngine interface (llama-server through the openai-compatible
- * engine), so the measuring code is one. The managed engine (`engine: llama-server`, the same binary
- * and flags run as its child) is measured beside them: tokens/s and time to first token against
- * llama-server reached directly.
+ * engine), so the measuring code is one. llama-server runs the addon's own CPU kernels unless
+ * BENCH_ENGINES_SERVER_KERNELS=own (addon-kernels.ts). The managed engine (`engine: llama-server`,
+ * the same binary run as its child, on its own build's kernels) is measured beside them: tokens/s
+ * and time to first token against llama-server reached directly (like for like only with `own`).
  */
 
 interface Shape {
@@ -34,8 +36,8 @@ interface Shape {
   tokens: number;
   /** Writes or finds the GGUF. */
   model(llamaServer: string, dir: string): Promise<string>;
-  /** llama-server flags of this shape only. */
-  serverArgs: readonly string[];
+  /** llama-server flags of this shape when it runs its own build's kernels. */
+  ownKernelArgs: readonly string[];
 }
 
 const SHAPES: readonly Shape[] = [
@@ -48,7 +50,7 @@ const SHAPES: readonly Shape[] = [
       await writeGguf(path, randomModel(7, { embedding: 512, layers: 8, heads: 8, feedForward: 1536 }, true));
       return path;
     },
-    serverArgs: [],
+    ownKernelArgs: [],
   },
   {
     // 10–30 tokens/s on one thread: fewer tokens keep the shape to a few minutes.
@@ -58,10 +60,15 @@ const SHAPES: readonly Shape[] = [
     // A llama-server built with -march=native on a CPU that reports AMX dies with SIGILL in its AMX
     // matrix kernel on the first quantized decode on some virtual machines (the addon's prebuilt
     // kernel runs there); without the repacked weights it uses the AVX-512 / AVX2 dot products.
-    serverArgs: process.env['BENCH_ENGINES_SERVER_REPACK'] === '1' ? [] : ['--no-repack'],
+    ownKernelArgs: ['--no-repack'],
   },
 ];
 const LEVELS = [1, 4, 8];
+/**
+ * `own`: llama-server runs the kernels of its own -march=native build; otherwise the addon's
+ * (addon-kernels.ts), so that only the engines differ.
+ */
+const OWN_KERNELS = process.env['BENCH_ENGINES_SERVER_KERNELS'] === 'own';
 const PROMPT = 'Tell me a long story about a lighthouse keeper and the sea.';
 /** Each sequence's context, in tokens (prompt and completion fit in it). */
 const CONTEXT = 512;
@@ -120,17 +127,19 @@ async function level(
 const rssKb = (pid: number | 'self'): number =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
-async function runShape(shape: Shape, llamaServer: string, dir: string): Promise<BenchRow[]> {
+async function runShape(shape: Shape, index: number, llamaServer: string, dir: string): Promise<BenchRow[]> {
   const model = await shape.model(llamaServer, dir);
   const req = request(shape.tokens);
-  const name = (what: string) => `engines, ${shape.label}: ${what} (embedded vs llama-server)`;
+  const side = OWN_KERNELS ? 'llama-server, own build' : "llama-server on the addon's kernels";
+  const name = (what: string) => `engines, ${shape.label}: ${what} (embedded vs ${side})`;
   const before = rssKb('self');
   const embedded = await createLlamaCppEngine({ modelPath: model, threads: 1, contextSize: CONTEXT, parallel: 8 });
+  const kernels = OWN_KERNELS ? undefined : await addonKernels(llamaServer, join(dir, `kernels-${index}`));
   const server = await startLlamaServer(
     llamaServer,
     model,
-    ['-c', String(CONTEXT * 8), '-np', '8', ...shape.serverArgs],
-    180_000,
+    ['-c', String(CONTEXT * 8), '-np', '8', ...(kernels === undefined ? shape.ownKernelArgs : [])],
+    { startupMs: 180_000, env: kernels === undefined ? {} : { LD_LIBRARY_PATH: kernels } },
   );
   const upstream = createOpenAICompatibleEngine({
     baseUrl: `${server.url}/v1`,
@@ -155,7 +164,7 @@ async function runShape(shape: Shape, llamaServer: string, dir: string): Promise
       parallel: 8,
       gpu: false,
       alias: 'random',
-      extraArgs: shape.serverArgs,
+      extraArgs: shape.ownKernelArgs,
     },
     overrides: { maxOutput: shape.tokens },
     upstream: { extraBody: { ignore_eos: true } },
@@ -173,7 +182,7 @@ async function runShape(shape: Shape, llamaServer: string, dir: string): Promise
       const ours = await level(embedded, req, n, 'self');
       const theirs = await level(upstream, req, n, server.pid);
       const mine = await level(managed, req, n, managed.pid ?? 'self');
-      const vsServer = (what: string) => `engines, ${shape.label}: ${what} (managed llama-server vs llama-server)`;
+      const vsServer = (what: string) => `engines, ${shape.label}: ${what} (managed llama-server vs ${side})`;
       rows.push(
         benchRow(vsServer(`aggregate tokens/s at ${n} concurrent`), mine.tps, 'tokens/s', theirs.tps, 1),
         benchRow(vsServer(`median time to first token at ${n} concurrent`), mine.ttft, 'ms', theirs.ttft, 1),
@@ -203,7 +212,7 @@ export async function run(): Promise<BenchRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-engines-'));
   try {
     const rows: BenchRow[] = [];
-    for (const shape of SHAPES) rows.push(...(await runShape(shape, found.path, dir)));
+    for (const [i, shape] of SHAPES.entries()) rows.push(...(await runShape(shape, i, found.path, dir)));
     return rows;
   } finally {
     await rm(dir, { recursive: true, force: true });

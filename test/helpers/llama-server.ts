@@ -51,18 +51,19 @@ export interface RunningLlamaServer {
 /**
  * Starts llama-server on a GGUF (one thread, `--jinja`), and waits until `/health` answers, at most
  * `startupMs` (a model of hundreds of MB on a loaded machine takes longer than a test model).
+ * `env` is added to the child's environment.
  */
 export async function startLlamaServer(
   binary: string,
   model: string,
   extra: string[] = ['-c', '2048', '-np', '2'],
-  startupMs = 30_000,
+  { startupMs = 30_000, env = {} }: { startupMs?: number; env?: Record<string, string> } = {},
 ): Promise<RunningLlamaServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     binary,
     ['-m', model, '--host', '127.0.0.1', '--port', String(port), '--jinja', '-t', '1', ...extra],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
   let log = '';
   const keep = (chunk: Buffer) => {
@@ -73,7 +74,9 @@ export async function startLlamaServer(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + startupMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`llama-server exited: ${log.slice(-2_000)}`);
+    // A signal (SIGILL from an instruction the CPU refuses) leaves exitCode null.
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`llama-server exited (${child.exitCode ?? child.signalCode}): ${log.slice(-2_000)}`);
     try {
       if ((await fetch(`${url}/health`)).ok) break;
     } catch {
@@ -90,7 +93,7 @@ export async function startLlamaServer(
     pid: child.pid ?? 0,
     log: () => log,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
