@@ -43,8 +43,16 @@ export function trackRequest(
   request.commitUsage = (status) => {
     if (recorded) return DONE;
     recorded = true;
-    const ended = performance.now();
-    return usage.counted().then(() => services.usage.record(usageRecord(request, usage, status, ended - started)));
+    const latencyMs = performance.now() - started;
+    // Most requests have nothing left to count: their record is made now, without a turn in between.
+    if (usage.settled) {
+      try {
+        return services.usage.record(usageRecord(request, usage, status, latencyMs));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    return usage.counted().then(() => services.usage.record(usageRecord(request, usage, status, latencyMs)));
   };
   // 'finish' rather than writableFinished: in-process (inject) responses never set the latter.
   // Both fire at most once per response: `on` spares the wrapper `once` makes.

@@ -64,4 +64,9 @@ export class RequestUsage {
   counted(): Promise<void> {
     return this.pending;
   }
+
+  /** True when no count noted with `addLater` is outstanding: the figures are final now. */
+  get settled(): boolean {
+    return this.pending === NOTHING_PENDING;
+  }
 }
