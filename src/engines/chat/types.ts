@@ -85,11 +85,11 @@ export interface ChatRequest {
    * Which tools the model must use: `auto` (default: any or none), `required` (at least one call)
    * or one function by name. Engines whose capabilities lack `toolChoice` are only ever asked `auto`.
    */
-  toolChoice?: ToolChoice;
+  toolChoice?: ToolChoice | undefined;
   /** False: at most one tool call in the reply. Default true. */
-  parallelToolCalls?: boolean;
+  parallelToolCalls?: boolean | undefined;
   /** With `responseFormat: 'json_object'`: the JSON Schema the reply follows. */
-  jsonSchema?: JsonSchema;
+  jsonSchema?: JsonSchema | undefined;
 }
 
 export type ToolChoice = 'auto' | 'required' | { name: string };
