@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from '../errors/errors.js';
-import { accountLimiterId } from '../services/keys/account-policies.js';
+import { accountLimiterId, NOT_KNOWN } from '../services/keys/account-policies.js';
 import { noRelease } from '../services/limits/limiter.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import type { Endpoint } from '../stores/types.js';
@@ -20,7 +20,8 @@ export async function identifyKey(
   if (!endpoints.some((e) => key.endpoints.includes(e))) {
     throw forbidden(`This API key has no permission for the ${endpoints.join(' or ')} endpoint`);
   }
-  request.keyAccount = await services.accountPolicies.forKey(key.id);
+  const known = services.accountPolicies.knownForKey(key.id);
+  request.keyAccount = known === NOT_KNOWN ? await services.accountPolicies.forKey(key.id) : known;
   request.apiKey = key;
 }
 

@@ -15,6 +15,9 @@ export interface HeldKey {
 const TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
 
+/** `knownForKey`'s answer when the store must be read. */
+export const NOT_KNOWN: unique symbol = Symbol('not known');
+
 /**
  * Accounts' shared limits and allowlists (the account's own policy over `accounts.*` of the config),
  * looked up for every request of a key. Kept for a moment per key, so a burst reads the store once;
@@ -35,6 +38,19 @@ export class AccountPolicies {
   async forKey(keyId: string): Promise<HeldKey | undefined> {
     const hit = this.byKey.get(keyId);
     if (hit && this.now() - hit.at < TTL_MS) return hit.held;
+    return this.read(keyId);
+  }
+
+  /**
+   * What `forKey` would answer, when it can answer without the store (read within TTL_MS):
+   * `NOT_KNOWN` otherwise. Spares a burst's requests a promise each.
+   */
+  knownForKey(keyId: string): HeldKey | undefined | typeof NOT_KNOWN {
+    const hit = this.byKey.get(keyId);
+    return hit && this.now() - hit.at < TTL_MS ? hit.held : NOT_KNOWN;
+  }
+
+  private async read(keyId: string): Promise<HeldKey | undefined> {
     const accountId = await this.store.accounts.keyOwner(keyId);
     const held = accountId === undefined ? undefined : await this.forAccount(accountId);
     if (this.byKey.size >= MAX_ENTRIES) this.byKey.clear();
