@@ -69,6 +69,8 @@ const LEVELS = [1, 4, 8];
  * (addon-kernels.ts), so that only the engines differ.
  */
 const OWN_KERNELS = process.env['BENCH_ENGINES_SERVER_KERNELS'] === 'own';
+/** More flags for the llama-server reached directly, space-separated (`--cache-ram 0`: no prompt cache in RAM). */
+const SERVER_ARGS = (process.env['BENCH_ENGINES_SERVER_ARGS'] ?? '').split(' ').filter((a) => a !== '');
 const PROMPT = 'Tell me a long story about a lighthouse keeper and the sea.';
 /** Each sequence's context, in tokens (prompt and completion fit in it). */
 const CONTEXT = 512;
@@ -138,7 +140,7 @@ async function runShape(shape: Shape, index: number, llamaServer: string, dir: s
   const server = await startLlamaServer(
     llamaServer,
     model,
-    ['-c', String(CONTEXT * 8), '-np', '8', ...(kernels === undefined ? shape.ownKernelArgs : [])],
+    ['-c', String(CONTEXT * 8), '-np', '8', ...SERVER_ARGS, ...(kernels === undefined ? shape.ownKernelArgs : [])],
     { startupMs: 180_000, env: kernels === undefined ? {} : { LD_LIBRARY_PATH: kernels } },
   );
   const upstream = createOpenAICompatibleEngine({
