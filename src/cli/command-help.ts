@@ -55,7 +55,7 @@ export const ENGINES_HELP: CommandHelp = {
   command: 'engines',
   group: 'Engines',
   summary:
-    'build llama-server for `engine: llama-server` deployments, from the llama.cpp source node-llama-cpp ships (once per llama.cpp version; needs git, cmake and a C/C++ compiler)',
+    'build llama-server for `engine: llama-server` deployments, from the llama.cpp source the embedded engine ships with (once per llama.cpp version; needs git, cmake and a C/C++ compiler)',
   usage: ['engines build'],
   options: [['build', 'build it into llama_server.cache_dir (once, some minutes), or print the one already there']],
 };

@@ -27,7 +27,7 @@ export async function enginesCommand(argv: string[], env: CliEnv): Promise<numbe
   if (cacheDir === undefined) throw new UsageError('llama_server.cache_dir is not set');
   const bar = progressBar('llama-server', env.status, env.err);
   const onProgress = (p: BuildProgress) => {
-    if (p.step === 'clone') env.err('Unpacking the llama.cpp source node-llama-cpp ships...');
+    if (p.step === 'clone') env.err('Unpacking the llama.cpp source the embedded engine ships with...');
     else if (p.step === 'configure') env.err('Configuring the build (cmake)...');
     else if (p.step === 'compile') bar.update(p.percent, 100, p.detail.slice(0, 60));
     else bar.end();

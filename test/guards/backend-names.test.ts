@@ -21,6 +21,18 @@ const REGISTRIES = [
   'src/test-models/',
 ];
 
+/**
+ * Backends built on others, which name them in their own folder: the managed llama-server engine
+ * is the OpenAI-compatible engine speaking to llama.cpp's server, built from the source that the
+ * embedded engine's package ships.
+ */
+const COMPOSED: Record<string, readonly string[]> = {
+  'src/engines/chat/llama-server/': ['openaicompatible', 'llamacpp'],
+};
+
+const composes = (path: string, backend: string) =>
+  Object.entries(COMPOSED).some(([dir, backends]) => path.startsWith(dir) && backends.includes(backend));
+
 /** Where `process.env` may be read: start-up (docs/architecture.md, "Conventions": config is read once). */
 const ENVIRONMENT = ['src/main.ts', 'src/cli/', 'src/config/'];
 
@@ -41,7 +53,7 @@ function backendNames(files: SourceFile[]): string[] {
       if (token.kind === 'process.env') continue;
       const text = squash(token.text);
       for (const backend of BACKENDS) {
-        if (text.includes(backend) && !ownFolder(file.path, backend))
+        if (text.includes(backend) && !ownFolder(file.path, backend) && !composes(file.path, backend))
           out.push(`${file.path}:${token.line} names ${backend} (${JSON.stringify(token.text)})`);
       }
     }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
-import { request } from 'undici';
+import { createUpstreamFetcher, type Fetcher, type OutboundRequest } from '../../../net/fetcher.js';
+import { RequestCancel } from '../../../util/cancel-signal.js';
 import { guardChild } from './orphan-guard.js';
 
 /** How a child ended. */
@@ -26,6 +27,8 @@ export async function freeLoopbackPort(): Promise<number> {
 }
 
 const LOG_TAIL_CHARS = 8_000;
+/** `/props` carries the GGUF's chat template, which can be large; nothing we read comes near this. */
+const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
 /** One llama-server process: started, polled until it serves, stopped. */
 export class ChildRun {
@@ -34,6 +37,8 @@ export class ChildRun {
   private exit: ChildExit | undefined;
   private log = '';
   private readonly child: ChildProcess;
+  /** The run's own calls (health, props, tokenize), through the upstream fetcher like any configured endpoint. */
+  private readonly http: Fetcher = createUpstreamFetcher({ connectTimeoutMs: 2_000 });
 
   constructor(binary: string, args: string[], port: number) {
     this.url = `http://127.0.0.1:${port}`;
@@ -54,6 +59,7 @@ export class ChildRun {
         if (this.exit) return;
         this.exit = exit;
         release();
+        void this.http.destroy().catch(() => {});
         resolve(exit);
       };
       this.child.once('exit', (code, signal) => done({ code, signal }));
@@ -94,9 +100,7 @@ export class ChildRun {
 
   private async healthy(): Promise<boolean> {
     try {
-      const res = await request(`${this.url}/health`, { headersTimeout: 2_000, bodyTimeout: 2_000 });
-      await res.body.dump();
-      return res.statusCode === 200;
+      return (await this.send({ url: new URL('/health', this.url), method: 'GET' }, 2_000)).status === 200;
     } catch {
       // Not listening yet (or no longer): the caller looks at the process and the clock.
       return false;
@@ -106,17 +110,20 @@ export class ChildRun {
   /** `GET path` (`/props`), or `POST path` with `body`, as JSON, with the child's API key. */
   async json(path: string, apiKey: string, body?: unknown): Promise<unknown> {
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-    const res = await request(`${this.url}${path}`, {
-      headersTimeout: 5_000,
-      bodyTimeout: 5_000,
-      headers,
-      ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
-    });
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      throw new Error(`llama-server answered ${res.statusCode} to ${body === undefined ? 'GET' : 'POST'} ${path}`);
-    }
-    return res.body.json();
+    const url = new URL(path, this.url);
+    const res = await this.send(
+      body === undefined
+        ? { url, method: 'GET', headers }
+        : { url, method: 'POST', headers, body: JSON.stringify(body) },
+      5_000,
+    );
+    if (res.status !== 200)
+      throw new Error(`llama-server answered ${res.status} to ${body === undefined ? 'GET' : 'POST'} ${path}`);
+    return JSON.parse(res.body.toString('utf8')) as unknown;
+  }
+
+  private send(request: OutboundRequest, idleTimeoutMs: number) {
+    return this.http.send(request, { maxBytes: MAX_REPLY_BYTES, idleTimeoutMs, signal: new RequestCancel() });
   }
 
   /** SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
