@@ -46,13 +46,4 @@ export function score(ranked: string[], judged: Map<string, number>, k = 10): { 
 }
 
 /** Seeded PRNG (mulberry32): the synthetic corpora are the same on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng as rng } from '../../src/test-models/prng.js';
