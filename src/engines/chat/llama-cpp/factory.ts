@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { upstreamFailure } from '../../../errors/errors.js';
-import { defineChatEngine, type EngineContext } from '../factory.js';
+import { defineChatEngine } from '../factory.js';
 import { createLlamaCppEngine } from './engine.js';
-import { isRemote, llamaCppSource, resolveRemote } from './model-file.js';
+import { isRemote, llamaCppSource, localModelFile } from './model-file.js';
 
 const LlamaCppDeployment = Type.Object(
   {
@@ -37,22 +36,10 @@ const LlamaCppDeployment = Type.Object(
   { additionalProperties: false },
 );
 
-async function localModel(model: string, context: EngineContext, download: boolean): Promise<string> {
-  if (!isRemote(model)) return path.resolve(context.configDir, model);
-  try {
-    return await resolveRemote(model, context, download ? { cli: true } : false);
-  } catch (err) {
-    throw upstreamFailure(
-      `The model ${model} is not available: ${(err as Error).message}. Run \`gen-platform models pull\` on a machine with network access, or point the deployment at a local GGUF file`,
-      { cause: err },
-    );
-  }
-}
-
 export const llamaCppFactory = defineChatEngine({
   schema: LlamaCppDeployment,
   async create(o, context) {
-    const modelPath = await localModel(o.model, context, true);
+    const modelPath = await localModelFile(o.model, context, true);
     if (!existsSync(modelPath)) throw upstreamFailure(`The model file ${modelPath} does not exist`);
     return createLlamaCppEngine({
       modelPath,
@@ -66,7 +53,7 @@ export const llamaCppFactory = defineChatEngine({
     });
   },
   async prepare(o, context) {
-    return isRemote(o.model) ? localModel(o.model, context, true) : undefined;
+    return isRemote(o.model) ? localModelFile(o.model, context, true) : undefined;
   },
   source: (o, context) => llamaCppSource(o.model, context),
 });

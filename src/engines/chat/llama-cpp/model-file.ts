@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { resolveModelFile } from 'node-llama-cpp';
+import { upstreamFailure } from '../../../errors/errors.js';
 import { abortSignalOf, type CancelSignal } from '../../../util/cancel-signal.js';
 import type { EngineContext, ModelFileStatus, ModelSource } from '../factory.js';
 import { checkGguf } from './gguf-check.js';
@@ -83,4 +84,20 @@ export function llamaCppSource(model: string, context: EngineContext): ModelSour
       });
     },
   };
+}
+
+/**
+ * A deployment's GGUF on disk (the embedded and the managed llama-server engine): a path against the
+ * config's folder, or a remote reference resolved, downloaded first when `download` says so.
+ */
+export async function localModelFile(model: string, context: EngineContext, download: boolean): Promise<string> {
+  if (!isRemote(model)) return path.resolve(context.configDir, model);
+  try {
+    return await resolveRemote(model, context, download ? { cli: true } : false);
+  } catch (err) {
+    throw upstreamFailure(
+      `The model ${model} is not available: ${(err as Error).message}. Run \`gen-platform models pull\` on a machine with network access, or point the deployment at a local GGUF file`,
+      { cause: err },
+    );
+  }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { upstreamFailure } from '../../../errors/errors.js';
 import { defineChatEngine, type EngineContext } from '../factory.js';
-import { isRemote, llamaCppSource, resolveRemote } from '../llama-cpp/model-file.js';
+import { isRemote, llamaCppSource, localModelFile } from '../llama-cpp/model-file.js';
 import { OpenAICompatibleDeployment } from '../openai-compatible/factory.js';
 import { resolveBinary } from './binary.js';
 import { createLlamaServerEngine } from './engine.js';
@@ -82,23 +82,11 @@ const ownBinary = (binary: string | undefined, context: EngineContext) =>
 
 const describe = (model: string) => `engine: llama-server deployment of ${model}`;
 
-async function localModel(model: string, context: EngineContext): Promise<string> {
-  if (!isRemote(model)) return path.resolve(context.configDir, model);
-  try {
-    return await resolveRemote(model, context, { cli: true });
-  } catch (err) {
-    throw upstreamFailure(
-      `The model ${model} is not available: ${(err as Error).message}. Run \`gen-platform models pull\` on a machine with network access, or point the deployment at a local GGUF file`,
-      { cause: err },
-    );
-  }
-}
-
 export const llamaServerFactory = defineChatEngine({
   schema: LlamaServerDeployment,
   async create(o, context) {
     const binary = await resolveBinary(ownBinary(o.binary, context), context.llamaServer, describe(o.model));
-    const modelPath = await localModel(o.model, context);
+    const modelPath = await localModelFile(o.model, context, true);
     if (!existsSync(modelPath)) throw upstreamFailure(`The model file ${modelPath} does not exist`);
     const t = o.timeouts;
     return createLlamaServerEngine({
@@ -138,7 +126,7 @@ export const llamaServerFactory = defineChatEngine({
     });
   },
   async prepare(o, context) {
-    return isRemote(o.model) ? localModel(o.model, context) : undefined;
+    return isRemote(o.model) ? localModelFile(o.model, context, true) : undefined;
   },
   source: (o, context) => llamaCppSource(o.model, context),
   async preflight(o, context) {
