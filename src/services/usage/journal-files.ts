@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../../util/process-alive.js';
 
 /**
  * Names of journal segments, and which ones no live process owns. Several processes may share a
@@ -73,15 +74,5 @@ function isOrphan(file: string, seg: SegmentName, owner: JournalOwner, now: numb
     return now - statSync(file).mtimeMs > STALE_MS;
   } catch {
     return false; // gone meanwhile: another process took it
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, under another user.
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }

@@ -1,19 +1,8 @@
-import { accessSync, constants } from 'node:fs';
 import { ConfigError } from '../../../config/config-error.js';
-import { buildLayout, bundleCommit, bundledSource } from './llama-source.js';
+import { buildLayout, bundleCommit, bundledSource, executable } from './llama-source.js';
 
 export const BUILD_HINT =
   "run `npx gen-platform engines build` (builds it once from the llama.cpp source node-llama-cpp ships), or set `llama_server.binary` (or the deployment's `binary`) to a llama-server you have";
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    // Missing or not executable: the caller says which binary it looked for.
-    return false;
-  }
-}
 
 /** The llama-server that `engines build` made for the bundled llama.cpp, if it is there. */
 export async function cachedBinary(cacheDir: string): Promise<string | undefined> {

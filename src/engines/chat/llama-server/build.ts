@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { buildLayout, bundleCommit, bundledSource, type LlamaBuildLayout } from './llama-source.js';
+import { processAlive } from '../../../util/process-alive.js';
+import { buildLayout, bundleCommit, bundledSource, executable, type LlamaBuildLayout } from './llama-source.js';
 
 /**
  * Builds llama-server from the llama.cpp source node-llama-cpp ships, once per llama.cpp commit,
@@ -56,16 +57,6 @@ const CMAKE_FLAGS = [
 ];
 
 const COMPILERS = ['c++', 'g++', 'clang++'];
-
-const executable = (file: string): boolean => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    // Missing or not executable: not this one.
-    return false;
-  }
-};
 
 /** Whether `name` is a program on the PATH of `env`. */
 export function onPath(name: string, env: BuildOptions['env']): boolean {
@@ -125,21 +116,12 @@ async function lock(dir: string): Promise<() => Promise<void>> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(holder) && holder > 0 && alive(holder))
+      if (Number.isInteger(holder) && holder > 0 && processAlive(holder))
         throw new BuildError(`another build of ${dir} is running (pid ${holder}); wait for it to finish`);
       await rm(file, { force: true });
     }
   }
   throw new BuildError(`cannot take the build lock ${file}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 const COMPILER_NOT_FOUND = /No CMAKE_(C|CXX)_COMPILER could be found|CMAKE_(C|CXX)_COMPILER not set/;

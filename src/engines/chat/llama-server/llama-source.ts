@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -63,4 +64,15 @@ export async function bundleCommit(bundle: string): Promise<string> {
     if (ref) return ref[1]!;
   }
   throw new Error(`${bundle} names no commit`);
+}
+
+/** Whether `file` exists and this process may run it. */
+export function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    // Missing or not executable: the caller says what it looked for.
+    return false;
+  }
 }
