@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError } from '../../../errors/api-error.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
@@ -10,6 +6,7 @@ import { createOpenAICompatibleEngine, type OpenAICompatibleOptions } from '../o
 import type { ChatEngine, ChatEngineCapabilities, ChatEngineStats, ChatRequest, ChatStreamPart } from '../types.js';
 import { type LlamaServerSettings, llamaServerArgs } from './args.js';
 import { type ChildRun, describeExit } from './child.js';
+import { childKey } from './key-file.js';
 import { type CapabilityOverrides, capabilitiesFromProps, isOneToken, THINK_PROBE } from './props.js';
 import { type Instance, Supervisor } from './supervisor.js';
 
@@ -94,18 +91,6 @@ export async function createLlamaServerEngine(o: LlamaServerEngineOptions): Prom
     throw err;
   }
   return new ManagedEngine(capabilities!, supervisor, { label: o.label, logger: o.log }, key.remove);
-}
-
-/**
- * The key the child asks of every request, made per engine: in a file only this user can read
- * (`--api-key-file`), not on the command line that `ps` shows; the file goes on close.
- */
-async function childKey(): Promise<{ value: string; file: string; remove(): Promise<void> }> {
-  const value = randomBytes(24).toString('hex');
-  const dir = await mkdtemp(path.join(tmpdir(), 'gen-platform-llama-server-'));
-  const file = path.join(dir, 'api-key');
-  await writeFile(file, `${value}\n`, { mode: 0o600 });
-  return { value, file, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 class ManagedEngine implements LlamaServerEngine {
