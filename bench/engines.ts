@@ -71,6 +71,8 @@ const LEVELS = [1, 4, 8];
 const OWN_KERNELS = process.env['BENCH_ENGINES_SERVER_KERNELS'] === 'own';
 /** More flags for the llama-server reached directly, space-separated (`--cache-ram 0`: no prompt cache in RAM). */
 const SERVER_ARGS = (process.env['BENCH_ENGINES_SERVER_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+/** Bytes of the embedded engine's prompt cache (`embedded.prompt_cache_bytes`, its default); 0: off. */
+const PROMPT_CACHE_BYTES = Number(process.env['BENCH_ENGINES_PROMPT_CACHE_BYTES'] ?? 1024 ** 3);
 const PROMPT = 'Tell me a long story about a lighthouse keeper and the sea.';
 /** Each sequence's context, in tokens (prompt and completion fit in it). */
 const CONTEXT = 512;
@@ -135,7 +137,13 @@ async function runShape(shape: Shape, index: number, llamaServer: string, dir: s
   const side = OWN_KERNELS ? 'llama-server, own build' : "llama-server on the addon's kernels";
   const name = (what: string) => `engines, ${shape.label}: ${what} (embedded vs ${side})`;
   const before = rssKb('self');
-  const embedded = await createLlamaCppEngine({ modelPath: model, threads: 1, contextSize: CONTEXT, parallel: 8 });
+  const embedded = await createLlamaCppEngine({
+    modelPath: model,
+    threads: 1,
+    contextSize: CONTEXT,
+    parallel: 8,
+    promptCacheBytes: PROMPT_CACHE_BYTES,
+  });
   const kernels = OWN_KERNELS ? undefined : await addonKernels(llamaServer, join(dir, `kernels-${index}`));
   const server = await startLlamaServer(
     llamaServer,

@@ -238,6 +238,12 @@ export const ConfigSchema = Type.Object(
           default: 2,
           description: 'Requests the default model serves at once.',
         }),
+        prompt_cache_bytes: Type.Integer({
+          minimum: 0,
+          default: 1024 ** 3,
+          description:
+            "Bytes of evaluated prompts each embedded deployment keeps (in files of a private temporary folder, least recently used dropped first), so that a request on any of its sequences restores a prompt another one evaluated instead of evaluating it again (llama-server's `--cache-ram`). 0 = off.",
+        }),
         preload: Type.Boolean({
           default: true,
           description:

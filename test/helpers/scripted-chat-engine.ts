@@ -104,6 +104,7 @@ const CONTEXT: EngineContext = {
   modelsDir: tmpdir(),
   configDir: tmpdir(),
   defaultThreads: 1,
+  promptCacheBytes: 0,
   tokenizerQueueSize: 16,
   log: { info() {}, warn() {}, error() {} },
 };

@@ -11,6 +11,8 @@ export interface EngineContext {
   defaultThreads: number;
   /** Prompts that may wait for a deployment's tokenizer thread (`tokenizer.thread_queue_size`). */
   tokenizerQueueSize: number;
+  /** Bytes of prompt states an embedded deployment keeps by default (`embedded.prompt_cache_bytes`); 0: none. */
+  promptCacheBytes: number;
   /** Where managed llama-server deployments find their binary (`llama_server`); unset: they must name one. */
   llamaServer?: { binary?: string | undefined; cacheDir?: string | undefined } | undefined;
   log: {

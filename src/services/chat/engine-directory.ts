@@ -54,6 +54,7 @@ export function engineContext(
     modelsDir: config.embedded.models_dir ?? path.join(config.data_dir, 'models'),
     defaultThreads: config.embedded.threads || Math.max(1, cpus),
     tokenizerQueueSize: config.tokenizer.thread_queue_size,
+    promptCacheBytes: config.embedded.prompt_cache_bytes,
     llamaServer: { binary: config.llama_server.binary, cacheDir: config.llama_server.cache_dir },
     log,
   };

@@ -30,6 +30,7 @@ const context: EngineContext = {
   modelsDir: tmpdir(),
   configDir: tmpdir(),
   defaultThreads: 1,
+  promptCacheBytes: 0,
   tokenizerQueueSize: 16,
   log: { info() {}, warn() {}, error() {} },
 };

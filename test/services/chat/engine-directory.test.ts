@@ -9,6 +9,7 @@ const context: EngineContext = {
   modelsDir: '/nonexistent',
   configDir: '/nonexistent',
   defaultThreads: 1,
+  promptCacheBytes: 0,
   tokenizerQueueSize: 16,
   log: { info() {}, warn() {}, error() {} },
 };

@@ -30,6 +30,8 @@ import { toChatHistory, toFunctions } from './history.js';
 import { JsonGrammars } from './json-grammars.js';
 import { type LlamaCppEngineOptions, resolveOptions } from './options.js';
 import { prefillPrompt } from './prefill.js';
+import { PromptCache } from './prompt-cache.js';
+import { commonPrefix } from './prompt-cache-index.js';
 import { sharedLlama } from './runtime.js';
 import { SequencePool } from './sequence-pool.js';
 import { TokenizerThread, TokenMemo } from './tokenizer-thread.js';
@@ -42,13 +44,6 @@ export interface LlamaCppEngine extends ChatEngine {
 interface Slot {
   sequence: LlamaContextSequence;
   chat: LlamaChat;
-}
-
-function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a[i] === b[i]) i++;
-  return i;
 }
 
 /**
@@ -94,6 +89,8 @@ class Engine implements LlamaCppEngine {
     private readonly thread: TokenizerThread,
     /** Requests whose model is generating now: a decode step waits for each of them (batch-order.ts). */
     private readonly generating: { count: number },
+    /** Prompt states shared between the sequences; undefined when off. */
+    private readonly cache: PromptCache | undefined,
   ) {
     this.grammars = new JsonGrammars(model.llama);
     this.memo = new TokenMemo(model);
@@ -195,9 +192,12 @@ class Engine implements LlamaCppEngine {
       );
     }
     let lease: Awaited<ReturnType<SequencePool<Slot>['acquire']>>;
+    // A prefix the cache can restore into any sequence does not make one sequence better than
+    // another: then the lowest id wins, which keeps the sequences in use neighbours (batch-order.ts).
+    const restorable = this.cache?.match(prompt) ?? 0;
     try {
       lease = await this.pool.acquire(request.tenant ?? '', signal, (slot) =>
-        commonPrefix(slot.sequence.contextTokens, prompt),
+        Math.max(restorable, commonPrefix(slot.sequence.contextTokens, prompt)),
       );
     } catch (err) {
       if (signal.aborted && !(err instanceof ApiError)) return;
@@ -206,9 +206,11 @@ class Engine implements LlamaCppEngine {
     const { sequence } = lease.item;
     const chat = forced ? new LlamaChat({ contextSequence: sequence, chatWrapper: forced }) : lease.item.chat;
     try {
+      await this.cache?.restore(sequence, prompt);
       // The last prompt token is always evaluated again to get the next token's logits.
       const cachedTokens = Math.min(commonPrefix(sequence.contextTokens, prompt), prompt.length - 1);
       if (!(await prefillPrompt(sequence, prompt, signal))) return;
+      await this.cache?.save(sequence);
       this.generating.count++;
       let counted = true;
       const onModelDone = () => {
@@ -242,6 +244,7 @@ class Engine implements LlamaCppEngine {
   async close(): Promise<void> {
     await this.thread.close();
     await this.dispose();
+    await this.cache?.close();
   }
 }
 
@@ -272,6 +275,11 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
     }
     const capabilities = detectCapabilities(wrapper, context.contextSize, o);
     const pool = new SequencePool(slots, o.queueLimit);
+    const cache = await PromptCache.open(
+      { modelPath: o.modelPath, contextSize: context.contextSize, sequences: o.parallel },
+      o.promptCacheBytes,
+      o.warn,
+    );
     const dispose = async () => {
       await context.dispose();
       await model.dispose();
@@ -285,6 +293,7 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
       dispose,
       new TokenizerThread(o.modelPath, o.tokenizerQueueSize),
       generating,
+      cache,
     );
   } catch (err) {
     await model.dispose();

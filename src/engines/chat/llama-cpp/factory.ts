@@ -32,6 +32,12 @@ const LlamaCppDeployment = Type.Object(
     max_output: Type.Optional(
       Type.Integer({ minimum: 1, description: 'Largest completion; default the context size.' }),
     ),
+    prompt_cache_bytes: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'Bytes of prompt states shared between sequences; default `embedded.prompt_cache_bytes`. 0: none.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,6 +56,8 @@ export const llamaCppFactory = defineChatEngine({
       ...(o.queue === undefined ? {} : { queueLimit: o.queue }),
       ...(o.max_output === undefined ? {} : { maxOutput: o.max_output }),
       gpu: o.gpu ? 'auto' : false,
+      promptCacheBytes: o.prompt_cache_bytes ?? context.promptCacheBytes,
+      warn: (details, message) => context.log.warn(details, message),
     });
   },
   async prepare(o, context) {

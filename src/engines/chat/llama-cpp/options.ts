@@ -16,6 +16,10 @@ export interface LlamaCppEngineOptions {
   maxOutput?: number;
   /** Long prompts that may wait for the tokenizer thread; one more is refused with 1305. */
   tokenizerQueueSize?: number;
+  /** Bytes of prompt states kept to share between sequences (prompt-cache.ts); 0 or unset: none. */
+  promptCacheBytes?: number;
+  /** Where a prompt state that could not be saved or restored is reported; default: a process warning. */
+  warn?: (details: Record<string, unknown>, message: string) => void;
 }
 
 export interface ResolvedLlamaCppOptions {
@@ -27,6 +31,8 @@ export interface ResolvedLlamaCppOptions {
   gpu: false | 'auto';
   maxOutput: number;
   tokenizerQueueSize: number;
+  promptCacheBytes: number;
+  warn: (details: Record<string, unknown>, message: string) => void;
 }
 
 export function resolveOptions(o: LlamaCppEngineOptions): ResolvedLlamaCppOptions {
@@ -38,6 +44,7 @@ export function resolveOptions(o: LlamaCppEngineOptions): ResolvedLlamaCppOption
     ['parallel', parallel, 1],
     ['queueLimit', o.queueLimit ?? 0, 0],
     ['tokenizerQueueSize', o.tokenizerQueueSize ?? 0, 0],
+    ['promptCacheBytes', o.promptCacheBytes ?? 0, 0],
   ];
   for (const [name, value, min] of checks) {
     if (!Number.isInteger(value) || value < min) throw new Error(`llama-cpp: ${name} must be an integer >= ${min}`);
@@ -51,5 +58,7 @@ export function resolveOptions(o: LlamaCppEngineOptions): ResolvedLlamaCppOption
     gpu: o.gpu ?? false,
     maxOutput: Math.min(o.maxOutput ?? contextSize, contextSize),
     tokenizerQueueSize: o.tokenizerQueueSize ?? 16,
+    promptCacheBytes: o.promptCacheBytes ?? 0,
+    warn: o.warn ?? ((_details, message) => process.emitWarning(message)),
   };
 }
