@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { getLlama, LlamaLogLevel, type LlamaModel } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlamaCppEngine, type LlamaCppEngine } from '../../../src/engines/chat/llama-cpp/engine.js';
@@ -89,7 +89,7 @@ describe('prompt state files', () => {
 
   it('are private, bounded by the budget and removed at close; 0 bytes: no cache', async () => {
     const context = await model.createContext({ contextSize: 256, sequences: 2, threads: 1 });
-    const source = { modelPath, contextSize: 256, sequences: 2 };
+    const source = { modelPath, contextSize: 256, sequences: 2, wholeOnly: false };
     expect(await PromptCache.open(source, 0, () => {})).toBeUndefined();
     const warnings: string[] = [];
     const cache = (await PromptCache.open(source, 10 * 1024 ** 2, (_d, m) => warnings.push(m))) as PromptCache;
@@ -99,6 +99,7 @@ describe('prompt state files', () => {
       await one.evaluateWithoutGeneratingNewTokens(tokens);
       await cache.save(one);
       expect((await stat(cache.dir)).mode & 0o777).toBe(0o700);
+      expect(basename(cache.dir)).toMatch(new RegExp(`^gen-platform-prompts-${process.pid}-`));
       const files = await readdir(cache.dir);
       expect(files).toHaveLength(1);
       expect((await stat(join(cache.dir, files[0] as string))).mode & 0o777).toBe(0o600);

@@ -276,7 +276,12 @@ export async function createLlamaCppEngine(options: LlamaCppEngineOptions): Prom
     const capabilities = detectCapabilities(wrapper, context.contextSize, o);
     const pool = new SequencePool(slots, o.queueLimit);
     const cache = await PromptCache.open(
-      { modelPath: o.modelPath, contextSize: context.contextSize, sequences: o.parallel },
+      {
+        modelPath: o.modelPath,
+        contextSize: context.contextSize,
+        sequences: o.parallel,
+        wholeOnly: slots[0]?.sequence.needsCheckpoints ?? false,
+      },
       o.promptCacheBytes,
       o.warn,
     );

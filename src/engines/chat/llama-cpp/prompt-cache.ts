@@ -1,7 +1,7 @@
-import { chmod, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, realpath, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LlamaContextSequence, Token } from 'node-llama-cpp';
+import { ownedTempDir } from '../../../util/owned-temp-dir.js';
 import { commonPrefix, PromptCacheIndex, type PromptCacheLimits } from './prompt-cache-index.js';
 
 /** States kept at most per deployment: a lookup compares the prompt with each. */
@@ -22,6 +22,12 @@ export interface PromptCacheSource {
   contextSize: number;
   /** Sequences of the context (llama.cpp's streams: a state holds one per sequence). */
   sequences: number;
+  /**
+   * The model's memory cannot be cut back to a shorter prefix (sliding-window attention or a
+   * recurrent state, node-llama-cpp's `needsCheckpoints`): only states wholly a prefix of a prompt
+   * are restored.
+   */
+  wholeOnly: boolean;
 }
 
 /**
@@ -32,7 +38,8 @@ export interface PromptCacheSource {
  * the sequence they were taken from, so states go through llama.cpp's sequence state files
  * (`llama_state_seq_save_file` / `load_file`, run off the event loop, each holding the context
  * between two decodes for as long as one file takes). The files live in a private folder (0700,
- * files 0600) of the system's temporary directory, removed at close; what they hold is bounded by
+ * files 0600) of the system's temporary directory, removed at close (or, if the process was killed,
+ * when the next one opens a cache: util/owned-temp-dir.ts); what they hold is bounded by
  * `budgetBytes` (PromptCacheIndex).
  */
 export class PromptCache {
@@ -41,9 +48,13 @@ export class PromptCache {
     readonly dir: string,
     private readonly index: PromptCacheIndex,
     private readonly warn: PromptCacheWarn,
+    private readonly wholeOnly: boolean,
   ) {}
 
-  /** The cache of one context, or undefined when `budgetBytes` is 0. */
+  /**
+   * The cache of one context, or undefined when `budgetBytes` is 0 or its folder cannot be made
+   * (then the engine runs without one, and says so through `warn`).
+   */
   static async open(
     source: PromptCacheSource,
     budgetBytes: number,
@@ -53,16 +64,23 @@ export class PromptCache {
     if (budgetBytes === 0) return undefined;
     const file = await realpath(source.modelPath);
     const { size, mtimeMs } = await stat(file);
-    const fingerprint = JSON.stringify([file, size, mtimeMs, source.contextSize, source.sequences]);
-    const index = new PromptCacheIndex(fingerprint, limits);
-    const dir = await mkdtemp(join(tmpdir(), 'gen-platform-prompts-'));
-    await chmod(dir, 0o700);
-    return new PromptCache(dir, index, warn);
+    const index = new PromptCacheIndex(
+      JSON.stringify([file, size, mtimeMs, source.contextSize, source.sequences]),
+      limits,
+    );
+    let dir: string;
+    try {
+      dir = await ownedTempDir('gen-platform-prompts-');
+    } catch (err) {
+      warn({ err }, 'The prompt cache has no folder to keep its files in; prompts are not shared between sequences');
+      return undefined;
+    }
+    return new PromptCache(dir, index, warn, source.wholeOnly);
   }
 
   /** The longest prefix of `prompt` a kept state holds (for choosing a sequence). */
   match(prompt: readonly Token[]): number {
-    return this.index.best(prompt)?.length ?? 0;
+    return this.index.best(prompt, this.wholeOnly)?.length ?? 0;
   }
 
   /**
@@ -72,7 +90,7 @@ export class PromptCache {
    */
   async restore(sequence: LlamaContextSequence, prompt: readonly Token[]): Promise<void> {
     const own = commonPrefix(sequence.contextTokens, prompt);
-    const match = this.index.best(prompt, sequence.needsCheckpoints);
+    const match = this.index.best(prompt, this.wholeOnly);
     if (match === undefined || match.length < own + MIN_GAIN) return;
     if (match.length < match.entry.tokens.length * MIN_USED_SHARE) return;
     this.index.pin(match.entry);
