@@ -21,14 +21,16 @@
  * server of another tree (e.g. `git worktree add DIR <commit>` with node_modules linked) as target
  * `base`, in the same rotation: a before/after comparison that the machine's drift cannot fake.
  *
- * Target `money` is the same server with token prices configured (gateway/server.ts,
- * `BENCH_GATEWAY_PRICED=1`): every call reserves, is costed and settles a ledger entry. Its rows give
- * its CPU per request against the unpriced server's, measured in the same rounds (budget ≤ 1.10).
+ * The `money` rows: the same server with token prices configured (gateway/server.ts,
+ * `BENCH_GATEWAY_PRICED=1`: every call reserves, is costed and settles a ledger entry) against it
+ * without prices, a fresh pair of processes per round, both loaded at once (gateway/money-pairs.ts);
+ * budget ≤ 1.10.
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Remote, startChild } from './gateway/ipc.js';
 import type { TargetSpec } from './gateway/load.js';
+import { type MoneyFigures, measureMoneyPairs } from './gateway/money-pairs.js';
 import { loadPhases } from './gateway/phases.js';
 import { pinToCpu } from './gateway/pin.js';
 import { type Cpu, cpuMicros, median, quantile, range } from './gateway/stats.js';
@@ -52,6 +54,13 @@ const ADDED_MS_BUDGET = 0.5;
 const CPU_RATIO_BUDGET = 2;
 /** The money path's CPU per request against the same server without prices. */
 const MONEY_CPU_BUDGET = 1.1;
+/**
+ * Pairs of processes (priced, unpriced) the money rows are the median of: a process's own CPU per
+ * request is off by up to a third for its whole life, so fewer would let one pair decide.
+ */
+const MONEY_ROUNDS = 7;
+const MONEY_WARM = { seq: 200, conc: 2_000 };
+const MONEY_MEASURE = { seq: SEQ_PER_ROUND, conc: 3_000 };
 
 const file = (name: string) => fileURLToPath(new URL(`./gateway/${name}`, import.meta.url));
 
@@ -117,15 +126,10 @@ export async function run(): Promise<BenchRow[]> {
   let bare: Remote<{ origin: string }> | undefined;
   let load: Remote<{ pid: number }> | undefined;
   let base: Remote<{ origin: string; key: string }> | undefined;
-  let money: Remote<{ origin: string; key: string }> | undefined;
   try {
     const port = String(upstream.ready.port);
     bare = await startChild<{ origin: string }>(file('bare-proxy.ts'), { args: [port] });
     server = await startChild<{ origin: string; key: string }>(file('server.ts'), { args: [port] });
-    money = await startChild<{ origin: string; key: string }>(file('server.ts'), {
-      args: [port],
-      env: { ...process.env, BENCH_GATEWAY_PRICED: '1' },
-    });
     if (baseTree) {
       base = await startChild<{ origin: string; key: string }>(path.resolve(baseTree, 'bench/gateway/server.ts'), {
         args: [port],
@@ -135,14 +139,13 @@ export async function run(): Promise<BenchRow[]> {
     const pinned =
       process.env['BENCH_GATEWAY_PIN'] !== '0' &&
       [upstream, load].every((p) => pinToCpu(p.child.pid!, 0)) &&
-      [server, money, bare, base].every((p) => p === undefined || pinToCpu(p.child.pid!, 1));
+      [server, bare, base].every((p) => p === undefined || pinToCpu(p.child.pid!, 1));
 
-    const proxies = base ? ['bare', 'gateway', 'money', 'base'] : ['bare', 'gateway', 'money'];
+    const proxies = base ? ['bare', 'gateway', 'base'] : ['bare', 'gateway'];
     const procOf: Record<string, Remote<unknown>> = {
       direct: upstream,
       bare,
       gateway: server,
-      money,
       ...(base ? { base } : {}),
     };
     for (const kind of KINDS) {
@@ -150,7 +153,6 @@ export async function run(): Promise<BenchRow[]> {
       await load.call('target', t.direct);
       await load.call('target', { ...t.direct, name: `bare-${kind}`, origin: bare.ready.origin });
       await load.call('target', t.gateway);
-      await load.call('target', t.gatewayLike('money', money.ready));
       if (base) await load.call('target', t.gatewayLike('base', base.ready));
     }
     const names = ['direct', ...proxies];
@@ -193,6 +195,21 @@ export async function run(): Promise<BenchRow[]> {
         }
       }
     }
+    const money = await measureMoneyPairs({
+      serverFile: file('server.ts'),
+      upstreamPort: port,
+      load,
+      phases: loadPhases(load, CONCURRENCY, PHASE_DEADLINE_MS),
+      kinds: KINDS,
+      target: (kind, name, s) => ({
+        ...targetsFor(kind as Kind, `http://127.0.0.1:${port}`, s).gatewayLike('money', s),
+        name,
+      }),
+      rounds: MONEY_ROUNDS,
+      pin: pinned,
+      warm: MONEY_WARM,
+      measure: MONEY_MEASURE,
+    });
     const stages = process.env['BENCH_STAGES'] === '1' ? await server.call<Stages>('stages') : undefined;
     if (profileFile) {
       await server.call('profileStop', { file: profileFile });
@@ -216,6 +233,13 @@ export async function run(): Promise<BenchRow[]> {
         `  ${kind} CPU gateway/bare per round: c=1 ${ratios(g.cpuSeq, b.cpuSeq)}; c=${CONCURRENCY} ${ratios(g.cpuConc, b.cpuConc)}`,
       );
     }
+    for (const kind of KINDS) {
+      const f = money[kind]!;
+      const ratios = (x: number[], y: number[]) => x.map((v, i) => `${v.toFixed(0)}/${y[i]!.toFixed(0)}`).join(' ');
+      lines.push(
+        `  ${kind} money pairs, CPU µs/request priced/unpriced per round: c=1 ${ratios(f.seq.priced, f.seq.unpriced)}; c=${CONCURRENCY} ${ratios(f.conc.priced, f.conc.unpriced)}`,
+      );
+    }
     process.stderr.write(`${lines.join('\n')}\n`);
     if (stages) {
       const requests = KINDS.length * ROUNDS * (SEQ_PER_ROUND + CONC_PER_ROUND);
@@ -226,9 +250,9 @@ export async function run(): Promise<BenchRow[]> {
         );
       }
     }
-    return KINDS.flatMap((kind) => rowsFor(kind, m, base !== undefined));
+    return KINDS.flatMap((kind) => rowsFor(kind, m, money[kind]!, base !== undefined));
   } finally {
-    await Promise.allSettled([load?.stop(), server?.stop(), money?.stop(), bare?.stop(), base?.stop()]);
+    await Promise.allSettled([load?.stop(), server?.stop(), bare?.stop(), base?.stop()]);
     await upstream.stop();
   }
 }
@@ -254,13 +278,13 @@ function cpuRow(name: string, gateway: number[], bare: number[]): BenchRow {
   };
 }
 
-/** The priced server's CPU per request against the unpriced one's: the median of each round's own ratio. */
+/** The priced server's CPU per request against the unpriced one's: the median of each round's (each pair's) own ratio. */
 function moneyRow(name: string, priced: number[], unpriced: number[]): BenchRow {
   const perRound = priced.map((p, i) => p / unpriced[i]!);
   return { ...benchRow(name, median(priced), 'µs', median(unpriced), 0), ratio: ratioOf(median(perRound), 1) };
 }
 
-function rowsFor(kind: Kind, m: Record<string, Measured>, withBase: boolean): BenchRow[] {
+function rowsFor(kind: Kind, m: Record<string, Measured>, money: MoneyFigures, withBase: boolean): BenchRow[] {
   const [d, g, b] = (['direct', 'gateway', 'bare'] as const).map((n) => m[`${n}-${kind}`]!) as [
     Measured,
     Measured,
@@ -311,17 +335,16 @@ function rowsFor(kind: Kind, m: Record<string, Measured>, withBase: boolean): Be
       0,
     ),
   ];
-  const money = m[`money-${kind}`]!;
   rows.push(
     moneyRow(
       `gateway ${kind}: money path CPU per request at c=1 vs the same server without prices`,
-      money.cpuSeq,
-      g.cpuSeq,
+      money.seq.priced,
+      money.seq.unpriced,
     ),
     moneyRow(
       `gateway ${kind}: money path CPU per request at c=${CONCURRENCY} vs the same server without prices (budget ≤ ${MONEY_CPU_BUDGET})`,
-      money.cpuConc,
-      g.cpuConc,
+      money.conc.priced,
+      money.conc.unpriced,
     ),
   );
   if (withBase) {

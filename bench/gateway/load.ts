@@ -115,6 +115,11 @@ serveParent(
       });
       return null;
     },
+    drop: async (name: string) => {
+      await targets.get(name)?.pool.close();
+      targets.delete(name);
+      return null;
+    },
     seq,
     seqTimes,
     conc,
