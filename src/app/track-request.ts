@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CallMeter } from '../services/billing/call-meter.js';
 import type { PlatformServices } from '../services/platform-services.js';
 import { RequestUsage } from '../services/usage/request-usage.js';
 import type { UsageRecord } from '../stores/types.js';
@@ -106,11 +105,15 @@ function tokenCount(n: number | undefined): number {
 /**
  * The record of a request. An error reply bills nothing (the client got no result; its record keeps
  * the status); a reply that went out, whole or cut short, and a request whose client left (499)
- * are billed what their work used.
+ * are billed what their work used. A metered request's record carries what its work cost, who pays,
+ * and its reservation, which writing the record settles (stores/settlement.ts). One object literal
+ * of fixed shape, priced or not: a spread of the money fields into it took V8's slow copy path.
  */
 function usageRecord(request: FastifyRequest, usage: RequestUsage, status: number, latencyMs: number): UsageRecord {
   const body = request.body as Record<string, unknown> | undefined;
   const billed = status < 400 || status === 499;
+  const meter = usage.meter;
+  const cost = meter !== undefined && billed ? meter.cost() : 0;
   return {
     keyId: request.apiKey!.id,
     operation: request.routeOptions.config.operation ?? 'unknown',
@@ -122,19 +125,8 @@ function usageRecord(request: FastifyRequest, usage: RequestUsage, status: numbe
     latencyMs,
     createdAt: Date.now(),
     cachedTokens: billed && usage.cachedTokens > 0 ? tokenCount(usage.cachedTokens) : undefined,
-    ...(usage.meter === undefined ? {} : money(usage.meter, billed)),
-  };
-}
-
-/**
- * What a metered request's record carries of money: what its work cost (nothing for an error
- * reply), who pays, and its reservation, which writing the record settles (stores/settlement.ts).
- */
-function money(meter: CallMeter, billed: boolean): Pick<UsageRecord, 'cost' | 'accountId' | 'reservationId'> {
-  const cost = billed ? meter.cost() : 0;
-  return {
     cost: cost > 0 ? cost : undefined,
-    accountId: meter.accountId,
-    reservationId: meter.reserved ? meter.reservationId : undefined,
+    accountId: meter?.accountId,
+    reservationId: meter?.reserved === true ? meter.reservationId : undefined,
   };
 }

@@ -7,10 +7,21 @@ import type { UsageRecord } from '../../stores/types.js';
  * skips what is not a whole, valid line: the last line of a process killed in the middle of a write.
  */
 export function encodeRecord(r: UsageRecord): string {
-  const money =
-    r.cost === undefined && r.reservationId === undefined && r.cachedTokens === undefined
-      ? []
-      : [r.cachedTokens ?? 0, r.cost ?? 0, r.accountId ?? null, r.reservationId ?? null];
+  // Two literals rather than a spread of the money fields: a line is written for every reply.
+  if (r.cost === undefined && r.reservationId === undefined && r.cachedTokens === undefined) {
+    return `${JSON.stringify([
+      r.journalId,
+      r.keyId,
+      r.operation,
+      r.model ?? null,
+      r.requestId ?? null,
+      r.promptTokens,
+      r.completionTokens,
+      r.status,
+      r.latencyMs,
+      r.createdAt,
+    ])}\n`;
+  }
   return `${JSON.stringify([
     r.journalId,
     r.keyId,
@@ -22,7 +33,10 @@ export function encodeRecord(r: UsageRecord): string {
     r.status,
     r.latencyMs,
     r.createdAt,
-    ...money,
+    r.cachedTokens ?? 0,
+    r.cost ?? 0,
+    r.accountId ?? null,
+    r.reservationId ?? null,
   ])}\n`;
 }
 
