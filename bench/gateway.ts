@@ -59,7 +59,13 @@ const MONEY_CPU_BUDGET = 1.1;
  * request is off by up to a third for its whole life, so fewer would let one pair decide.
  */
 const MONEY_ROUNDS = 7;
-const MONEY_WARM = { seq: 200, conc: 2_000 };
+/**
+ * A fresh server still compiles (TurboFan, on its own threads, counted in its CPU time) for
+ * thousands of requests: after 2,000 a kind some 80 functions were compiled during the next 4,000
+ * requests, 30–40 µs of CPU a request, more for the priced server (its money path compiles later);
+ * after 10,000 some 16, after 30,000 some 9.
+ */
+const MONEY_WARM = { seq: 200, conc: 10_000 };
 const MONEY_MEASURE = { seq: SEQ_PER_ROUND, conc: 3_000 };
 
 const file = (name: string) => fileURLToPath(new URL(`./gateway/${name}`, import.meta.url));

@@ -7,7 +7,9 @@
  *   the same CPU, so that whatever else runs lands on both alike;
  * - two processes of the same server differ by up to a third in CPU per request for their whole
  *   life (JIT and heap outcomes): every round starts a fresh pair, warms it and stops it, and the
- *   figure is the median of the rounds' own ratios, so that no one process decides it.
+ *   figure is the median of the rounds' own ratios, so that no one process decides it;
+ * - a fresh process compiles for thousands of requests (the JIT's threads count in its CPU time),
+ *   the priced one more and later: each pair is warmed well past that before it is measured.
  */
 import { type Remote, startChild } from './ipc.js';
 import type { TargetSpec } from './load.js';
