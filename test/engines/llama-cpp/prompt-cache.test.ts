@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { getLlama, LlamaLogLevel, type LlamaModel } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,16 @@ describe('prompt state files', () => {
       await cache.restore(two, [...tokens, ...model.tokenize(' More.')]);
       expect(two.contextTokens).toEqual(tokens);
       expect(warnings).toEqual([]);
+
+      // A file that cannot be read: the state is forgotten and the sequence left empty, to evaluate.
+      await two.clearHistory();
+      await rm(join(cache.dir, files[0] as string));
+      await cache.restore(two, tokens);
+      expect(two.contextTokens).toEqual([]);
+      expect(warnings).toEqual(['A saved prompt state could not be restored; the prompt is evaluated instead']);
+      expect(cache.bytes).toBe(0);
+      await two.evaluateWithoutGeneratingNewTokens(tokens);
+      expect(two.contextTokens).toEqual(tokens);
     } finally {
       await cache.close();
       await context.dispose();
