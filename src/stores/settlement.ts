@@ -9,6 +9,8 @@ export const movesMoney = (r: UsageRecord): boolean => r.reservationId !== undef
 export interface UsageLedgerRow {
   /** The call's usage record. */
   record: UsageRecord;
+  /** Its position among the records planned (a store finds the row it wrote for it by this). */
+  index: number;
   accountId: string;
   amount: number;
   balanceAfter: number;
@@ -75,17 +77,21 @@ export function planSettlement(
   const cut: SettlementPlan['cut'] = [];
   const held = new Map(state.held);
   // Records whose reservation covers them first: the amounts they hold are then free for the others.
-  const covered: UsageRecord[] = [];
-  const others: UsageRecord[] = [];
-  for (const r of records) {
+  // Positions rather than records: the order is made without a second list of objects.
+  const order: number[] = [];
+  const others: number[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
     const covers = r.reservationId !== undefined && (state.held.get(r.reservationId) ?? 0) >= (r.cost ?? 0);
-    (covers ? covered : others).push(r);
+    (covers ? order : others).push(i);
   }
+  for (const i of others) order.push(i);
   // What was billed by key, account and day; a batch's records are mostly one key's on one day, so
   // a record usually adds to the group of the one before it.
   const groups = new Map<string, SpendGroup>();
   let last: SpendGroup | undefined;
-  for (const r of covered.concat(others)) {
+  for (const index of order) {
+    const r = records[index]!;
     const cost = r.cost ?? 0;
     if (cost <= 0) continue;
     const account = accountOf(r);
@@ -106,6 +112,7 @@ export function planSettlement(
     }
     ledger.push({
       record: r,
+      index,
       accountId: account,
       amount: 0 - billed,
       balanceAfter: after,

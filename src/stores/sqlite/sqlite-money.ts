@@ -38,6 +38,7 @@ import {
 } from '../money-rows.js';
 import { movesMoney, planSettlement } from '../settlement.js';
 import type { UsageRecord } from '../types.js';
+import { HeldReservations } from './held-reservations.js';
 import { KnownBalances } from './known-balances.js';
 import { MultiRowInserter } from './multi-row-insert.js';
 import { OtherCommits } from './other-commits.js';
@@ -45,14 +46,6 @@ import { LEDGER_FROM_USAGE, SPEND_ADD } from './settlement-inserts.js';
 
 /** Scopes whose budget (or its absence) is kept in memory. */
 const BUDGET_CACHE = 100_000;
-interface Hold {
-  accountId: string;
-  keyId: string;
-  amount: number;
-  owner: string;
-  leaseUntil: number;
-}
-
 /**
  * Money on SQLite. SQLite serves one server process (docs/deployment.md), so reservations of calls
  * in progress are held in that process: checks against them are exact, and a process that dies
@@ -60,9 +53,7 @@ interface Hold {
  * calls cost). Balances, ledger, spend and budgets are in the database, written in transactions.
  */
 export class SqliteMoney implements MoneyStore {
-  private readonly holds = new Map<string, Hold>();
-  private readonly byAccount = new Map<string, number>();
-  private readonly byKey = new Map<string, number>();
+  private readonly held = new HeldReservations();
   /** Budgets of accounts and of keys by id; null: none. */
   private readonly accountBudgets = new Map<string, Budget | null>();
   private readonly keyBudgets = new Map<string, Budget | null>();
@@ -125,7 +116,7 @@ export class SqliteMoney implements MoneyStore {
   }
 
   async balance(accountId: string): Promise<Balance> {
-    return { balance: this.balanceOf(accountId), reserved: this.byAccount.get(accountId) ?? 0 };
+    return { balance: this.balanceOf(accountId), reserved: this.held.ofAccount(accountId) };
   }
 
   private balanceOf(accountId: string): number {
@@ -136,7 +127,7 @@ export class SqliteMoney implements MoneyStore {
     const result = this.db
       .transaction((): MoveResult => {
         const balance = this.balanceOf(m.accountId);
-        const reserved = this.byAccount.get(m.accountId) ?? 0;
+        const reserved = this.held.ofAccount(m.accountId);
         if (m.covered && m.amount < 0 && balance - reserved + m.amount < 0) {
           return { ok: false, balance: { balance, reserved } };
         }
@@ -225,7 +216,9 @@ export class SqliteMoney implements MoneyStore {
   }
 
   reserveNow(r: ReservationRequest): Refusal | undefined {
-    const held = this.byAccount.get(r.accountId) ?? 0;
+    const account = this.held.byAccount.get(r.accountId);
+    const key = this.held.byKey.get(r.keyId);
+    const held = account?.amount ?? 0;
     if (r.requireBalance) {
       const balance = this.balances.get(r.accountId);
       if (balance - held < r.amount) {
@@ -241,62 +234,36 @@ export class SqliteMoney implements MoneyStore {
     const keyBudget = this.budgetOf(this.keyBudgets, r.keyId, keyScope);
     if (keyBudget !== undefined) {
       const scope = keyScope(r.keyId);
-      const keyHeld = this.byKey.get(r.keyId) ?? 0;
+      const keyHeld = key?.amount ?? 0;
       const refusal = budgetRefusal(scope, keyBudget, this.spendNow(scope, r.periods), keyHeld, r.amount);
       if (refusal) return refusal;
     }
-    const leaseUntil = this.now() + r.leaseMs;
-    const hold = this.holds.get(r.id);
-    if (hold) {
-      hold.amount += r.amount;
-      hold.leaseUntil = leaseUntil;
-    } else {
-      this.holds.set(r.id, { accountId: r.accountId, keyId: r.keyId, amount: r.amount, owner: r.owner, leaseUntil });
-    }
-    this.add(r.accountId, r.keyId, r.amount);
+    this.held.add(r, this.now() + r.leaseMs, account, key);
     return undefined;
   }
 
-  private add(accountId: string, keyId: string, amount: number): void {
-    const account = (this.byAccount.get(accountId) ?? 0) + amount;
-    const key = (this.byKey.get(keyId) ?? 0) + amount;
-    if (account === 0) this.byAccount.delete(accountId);
-    else this.byAccount.set(accountId, account);
-    if (key === 0) this.byKey.delete(keyId);
-    else this.byKey.set(keyId, key);
-  }
-
   async release(id: string, amount?: number): Promise<void> {
-    this.releaseHold(id, amount);
-  }
-
-  private releaseHold(id: string, amount?: number): void {
-    const hold = this.holds.get(id);
-    if (!hold) return;
-    const part = amount === undefined ? hold.amount : Math.min(Math.max(0, amount), hold.amount);
-    hold.amount -= part;
-    this.add(hold.accountId, hold.keyId, -part);
-    if (amount === undefined) this.holds.delete(id);
+    this.held.release(id, amount);
   }
 
   async renewLeases(owner: string, leaseMs: number): Promise<void> {
     const until = this.now() + leaseMs;
-    for (const hold of this.holds.values()) if (hold.owner === owner) hold.leaseUntil = until;
+    for (const hold of this.held.holds.values()) if (hold.owner === owner) hold.leaseUntil = until;
   }
 
   async releaseExpired(): Promise<number> {
     const now = this.now();
     let released = 0;
-    for (const [id, hold] of this.holds) {
+    for (const [id, hold] of this.held.holds) {
       if (hold.leaseUntil >= now) continue;
-      this.releaseHold(id);
+      this.held.release(id);
       released++;
     }
     return released;
   }
 
   async reservedForKey(keyId: string): Promise<number> {
-    return this.byKey.get(keyId) ?? 0;
+    return this.held.ofKey(keyId);
   }
 
   /**
@@ -305,12 +272,20 @@ export class SqliteMoney implements MoneyStore {
    * reservations, which live in this process.
    */
   settle(written: readonly UsageRecord[], rowids: readonly number[]): () => void {
-    const moving = written.filter(movesMoney);
+    // The records that move money, and their rows, in one pass.
+    const moving: UsageRecord[] = [];
+    const movingRowids: number[] = [];
+    for (let i = 0; i < written.length; i++) {
+      const r = written[i]!;
+      if (!movesMoney(r)) continue;
+      moving.push(r);
+      movingRowids.push(rowids[i]!);
+    }
     if (moving.length === 0) return () => {};
     const held = new Map<string, number>();
     const releasing = new Map<string, number>();
     for (const r of moving) {
-      const hold = r.reservationId === undefined ? undefined : this.holds.get(r.reservationId);
+      const hold = r.reservationId === undefined ? undefined : this.held.holds.get(r.reservationId);
       if (hold === undefined || held.has(r.reservationId!)) continue;
       held.set(r.reservationId!, hold.amount);
       releasing.set(hold.accountId, (releasing.get(hold.accountId) ?? 0) + hold.amount);
@@ -319,7 +294,7 @@ export class SqliteMoney implements MoneyStore {
       moving,
       {
         balanceOf: (account) => this.balanceOf(account),
-        reservedByOthers: (account) => (this.byAccount.get(account) ?? 0) - (releasing.get(account) ?? 0),
+        reservedByOthers: (account) => this.held.ofAccount(account) - (releasing.get(account) ?? 0),
         held,
         requireBalance: this.requireBalance,
       },
@@ -329,11 +304,9 @@ export class SqliteMoney implements MoneyStore {
       if (record.journalId !== undefined) this.stmts.setCost.run(billed, record.journalId);
     }
     for (const [account, balance] of plan.balances) this.stmts.setBalance.run(account, balance, this.now());
-    const rowidOf = new Map<UsageRecord, number>();
-    for (let i = 0; i < written.length; i++) rowidOf.set(written[i]!, rowids[i]!);
     const ledger: unknown[] = [];
     for (const r of plan.ledger) {
-      ledger.push(r.accountId, r.amount, r.balanceAfter, rowidOf.get(r.record), r.late ? r.note : null);
+      ledger.push(r.accountId, r.amount, r.balanceAfter, movingRowids[r.index], r.late ? r.note : null);
     }
     this.rows.insert(LEDGER_FROM_USAGE, ledger);
     const spend: unknown[] = [];
@@ -341,7 +314,7 @@ export class SqliteMoney implements MoneyStore {
     this.rows.insert(SPEND_ADD, spend);
     return () => {
       for (const [account, balance] of plan.balances) this.balances.remember(account, balance);
-      for (const r of moving) if (r.reservationId !== undefined) this.releaseHold(r.reservationId);
+      for (const r of moving) if (r.reservationId !== undefined) this.held.release(r.reservationId);
     };
   }
 
