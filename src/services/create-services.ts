@@ -18,6 +18,7 @@ import { AgentService, checkAgentsConfig } from './agents/agent-service.js';
 import { AnthropicService } from './anthropic/anthropic-service.js';
 import { AuditService, type AuditServiceOptions } from './audit/audit-service.js';
 import { openBilling } from './billing/open-billing.js';
+import { SpendStats } from './billing/spend-stats.js';
 import { resolveDeployments } from './chat/chat-deployments.js';
 import { ChatMedia } from './chat/chat-media.js';
 import { ChatService } from './chat/chat-service.js';
@@ -132,7 +133,9 @@ export async function createServices(config: Config, options: ServiceOptions): P
     log.info(createdKeyMessage(file)),
   );
   const { store, keys } = await openKeys(config, serverKey);
+  const spend = new SpendStats();
   const usage = new UsageRecorder(store, {
+    onRecord: (record) => spend.recorded(record),
     journal: { dir: path.join(config.data_dir, 'usage-journal'), sync: config.usage.journal_sync },
     maxQueued: config.usage.max_queued,
     retryMaxMs: config.usage.retry_max_seconds * 1000,
@@ -193,7 +196,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const audit = openAudit(config, store, options.auditLog);
   const keyAdmin = new KeyAdmin(keys, store, audit, accountPolicies);
   const keyAccess = new KeyAccess(store, keys, keyAdmin, usage, config.limits);
-  const { billing, money } = await openBilling(config, { store, serverKey, log, audit });
+  const { billing, money } = await openBilling(config, { store, serverKey, log, audit, stats: spend });
   const chat =
     deployments.size > 0
       ? new ChatService(

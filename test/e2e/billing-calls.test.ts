@@ -78,6 +78,7 @@ beforeAll(async () => {
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
   t = await createTestApp({
     security: { admin_key: ADMIN },
+    metrics: { enabled: true },
     // Money alone decides: no concurrency or rate shared by the account's keys either.
     accounts: { concurrent: 0, requests_per_minute: 0 },
     models: {
@@ -315,5 +316,21 @@ describe('priced agents', () => {
     expect(calls).toBeGreaterThanOrEqual(1);
     // Each call: 400 fresh × 2 + 600 cached × 0.5 + 10 × 8 millionths.
     expect(await reconciled(account)).toBe(1_000_000 - calls * 1180);
+  });
+});
+
+describe('money in /metrics', () => {
+  it('counts what calls cost by model and paying account, and the calls refused for money', async () => {
+    const { account, key } = await funded('1');
+    expect((await chat(key)).status).toBe(200);
+    const poor = await funded('0.000100');
+    expect((await chat(poor.key)).status).toBe(429);
+    await t.services.usage.flush();
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(text).toContain(
+      `gen_platform_spend_micros_total{model="gen-4.6",account="${account}",currency="CNY"} 1180\n`,
+    );
+    expect(text).not.toContain(`account="${poor.account}"`);
+    expect(text).toMatch(/gen_platform_budget_refusals_total\{scope="account",what="balance"\} [1-9]/);
   });
 });

@@ -17,6 +17,8 @@ export interface BillingServiceOptions {
   prices: PriceBook;
   audit: AuditService;
   log: { warn(details: Record<string, unknown>, message: string): void } & LevelAware;
+  /** Where spend and refusals are counted for /metrics (made earlier when the usage recorder counts spend into it). */
+  stats?: SpendStats | undefined;
 }
 
 /** How many keys' owners are remembered (a key's owner never changes once it has been used). */
@@ -31,11 +33,12 @@ export class BillingService implements Reserver {
   /** This process, as the owner of the reservations it makes. */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   readonly calendar: Calendar;
-  readonly stats = new SpendStats();
+  readonly stats: SpendStats;
   private readonly owners = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined = undefined;
 
   constructor(readonly options: BillingServiceOptions) {
+    this.stats = options.stats ?? new SpendStats();
     this.calendar = new Calendar(options.config.time_zone);
   }
 

@@ -9,6 +9,7 @@ import { SecretBox } from '../keys/secret-box.js';
 import { BillingService } from './billing-service.js';
 import { MoneyDesk } from './money-desk.js';
 import { PRICED_OPERATIONS, PriceBook } from './price-book.js';
+import type { SpendStats } from './spend-stats.js';
 
 export interface BillingDeps {
   store: Store;
@@ -19,6 +20,8 @@ export interface BillingDeps {
     warn(details: Record<string, unknown>, message: string): void;
     error(details: Record<string, unknown>, message: string): void;
   } & LevelAware;
+  /** Spend and refusals for /metrics (the usage recorder counts what each call cost into it). */
+  stats?: SpendStats;
 }
 
 /** Billing as the configuration asks for it: prices checked, reservations tended (docs/billing.md). */
@@ -48,6 +51,7 @@ export async function openBilling(
     prices,
     audit: deps.audit,
     log: deps.log,
+    stats: deps.stats,
   });
   await billing.start();
   return { billing, money: new MoneyDesk(billing, deps.store, new SecretBox(deps.serverKey)) };

@@ -1,4 +1,6 @@
 import type { Refusal } from '../../stores/money.js';
+import { accountOf } from '../../stores/settlement.js';
+import type { UsageRecord } from '../../stores/types.js';
 
 /** What /metrics shows of money, counted in the process and read at scrape time. */
 export class SpendStats {
@@ -8,6 +10,11 @@ export class SpendStats {
   readonly refusals = new Map<string, { scope: string; what: string; count: number }>();
   /** Reservations of dead processes released when their lease ran out. */
   expiredReleases = 0;
+
+  /** A call's usage record as the call ends: what it cost, by model (or operation) and paying account. */
+  recorded(record: UsageRecord): void {
+    if (record.cost !== undefined) this.billed(record.model ?? record.operation, accountOf(record), record.cost);
+  }
 
   billed(model: string, account: string, amount: number): void {
     if (amount <= 0) return;

@@ -33,6 +33,8 @@ export interface UsageRecorderOptions {
   onJournalError?(err: unknown, records: number): void;
   /** Records the store refuses for good (see `isolate`), set aside in `file`. */
   onRefused?(err: unknown, records: number, file: string | undefined): void;
+  /** Every record taken, as its call ends (what /metrics counts of spend). */
+  onRecord?(record: UsageRecord): void;
 }
 
 /** What `/metrics` shows of the recorder. */
@@ -121,6 +123,7 @@ export class UsageRecorder {
    */
   record(record: UsageRecord): Promise<void> {
     this.waiting.add(record.keyId, record.createdAt);
+    this.options.onRecord?.(record);
     if (!this.journal) {
       this.take([{ record, segment: undefined }]);
       return DURABLE;
