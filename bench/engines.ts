@@ -64,6 +64,8 @@ const SHAPES: readonly Shape[] = [
   },
 ];
 const LEVELS = [1, 4, 8];
+/** Waves per engine and concurrency: time to first token is the median over all their requests. */
+const ROUNDS = Number(process.env['BENCH_ENGINES_ROUNDS'] ?? 5);
 /**
  * `own`: llama-server runs the kernels of its own -march=native build; otherwise the addon's
  * (addon-kernels.ts), so that only the engines differ.
@@ -109,23 +111,34 @@ function cpuMs(pid: number | 'self'): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function level(
-  engine: ChatEngine,
-  request: ChatRequest,
-  n: number,
-  pid: number | 'self',
-): Promise<{ tps: number; ttft: number; cpuPerToken: number }> {
-  const cpu = cpuMs(pid);
-  const start = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, () => one(engine, request)));
-  const seconds = (performance.now() - start) / 1000;
-  const tokens = results.reduce((a, r) => a + r.tokens, 0);
-  const ttfts = results.map((r) => r.ttft).sort((a, b) => a - b);
-  return {
-    tps: tokens / seconds,
-    ttft: ttfts[Math.floor(ttfts.length / 2)] ?? 0,
-    cpuPerToken: (cpuMs(pid) - cpu) / tokens,
-  };
+/** One engine's waves at one concurrency, summed over the rounds. */
+class Level {
+  private seconds = 0;
+  private tokens = 0;
+  private cpu = 0;
+  private readonly ttfts: number[] = [];
+
+  /** One wave: `n` requests at once. */
+  async wave(engine: ChatEngine, request: ChatRequest, n: number, pid: number | 'self'): Promise<void> {
+    const cpu = cpuMs(pid);
+    const start = performance.now();
+    const results = await Promise.all(Array.from({ length: n }, () => one(engine, request)));
+    this.seconds += (performance.now() - start) / 1000;
+    this.cpu += cpuMs(pid) - cpu;
+    for (const r of results) {
+      this.tokens += r.tokens;
+      this.ttfts.push(r.ttft);
+    }
+  }
+
+  get result(): { tps: number; ttft: number; cpuPerToken: number } {
+    const ttfts = [...this.ttfts].sort((a, b) => a - b);
+    return {
+      tps: this.tokens / this.seconds,
+      ttft: ttfts[Math.floor(ttfts.length / 2)] ?? 0,
+      cpuPerToken: this.cpu / this.tokens,
+    };
+  }
 }
 
 const rssKb = (pid: number | 'self'): number =>
@@ -164,7 +177,10 @@ async function runShape(shape: Shape, index: number, llamaServer: string, dir: s
     },
     extraBody: { ignore_eos: true },
   });
-  // The managed engine (engine: llama-server): the same binary and flags, run and reached by gen-platform.
+  // The managed engine (engine: llama-server): the same binary, flags and kernels, run and reached
+  // by gen-platform. Its child takes this process's environment, hence the library path set here.
+  const libraryPath = process.env['LD_LIBRARY_PATH'];
+  if (kernels !== undefined) process.env['LD_LIBRARY_PATH'] = kernels;
   const managed = await createLlamaServerEngine({
     binary: llamaServer,
     settings: {
@@ -174,7 +190,7 @@ async function runShape(shape: Shape, index: number, llamaServer: string, dir: s
       parallel: 8,
       gpu: false,
       alias: 'random',
-      extraArgs: shape.ownKernelArgs,
+      extraArgs: [...SERVER_ARGS, ...(kernels === undefined ? shape.ownKernelArgs : [])],
     },
     overrides: { maxOutput: shape.tokens },
     upstream: { extraBody: { ignore_eos: true } },
@@ -188,10 +204,14 @@ async function runShape(shape: Shape, index: number, llamaServer: string, dir: s
     await one(upstream, req);
     await one(managed, req);
     for (const n of LEVELS) {
-      // Alternating, so that machine noise hits both alike.
-      const ours = await level(embedded, req, n, 'self');
-      const theirs = await level(upstream, req, n, server.pid);
-      const mine = await level(managed, req, n, managed.pid ?? 'self');
+      const levels = { ours: new Level(), theirs: new Level(), mine: new Level() };
+      // Waves alternate, so that machine noise hits every engine alike.
+      for (let round = 0; round < ROUNDS; round++) {
+        await levels.ours.wave(embedded, req, n, 'self');
+        await levels.theirs.wave(upstream, req, n, server.pid);
+        await levels.mine.wave(managed, req, n, managed.pid ?? 'self');
+      }
+      const [ours, theirs, mine] = [levels.ours.result, levels.theirs.result, levels.mine.result];
       const vsServer = (what: string) => `engines, ${shape.label}: ${what} (managed llama-server vs ${side})`;
       rows.push(
         benchRow(vsServer(`aggregate tokens/s at ${n} concurrent`), mine.tps, 'tokens/s', theirs.tps, 1),
@@ -212,6 +232,8 @@ async function runShape(shape: Shape, index: number, llamaServer: string, dir: s
     await upstream.close();
     await managed.close();
     await server.stop();
+    if (libraryPath === undefined) delete process.env['LD_LIBRARY_PATH'];
+    else process.env['LD_LIBRARY_PATH'] = libraryPath;
   }
   return rows;
 }
