@@ -7,22 +7,7 @@ import type { UsageRecord } from '../../stores/types.js';
  * skips what is not a whole, valid line: the last line of a process killed in the middle of a write.
  */
 export function encodeRecord(r: UsageRecord): string {
-  // Two literals rather than a spread of the money fields: a line is written for every reply.
-  if (r.cost === undefined && r.reservationId === undefined && r.cachedTokens === undefined) {
-    return `${JSON.stringify([
-      r.journalId,
-      r.keyId,
-      r.operation,
-      r.model ?? null,
-      r.requestId ?? null,
-      r.promptTokens,
-      r.completionTokens,
-      r.status,
-      r.latencyMs,
-      r.createdAt,
-    ])}\n`;
-  }
-  return `${JSON.stringify([
+  const fields: unknown[] = [
     r.journalId,
     r.keyId,
     r.operation,
@@ -33,11 +18,11 @@ export function encodeRecord(r: UsageRecord): string {
     r.status,
     r.latencyMs,
     r.createdAt,
-    r.cachedTokens ?? 0,
-    r.cost ?? 0,
-    r.accountId ?? null,
-    r.reservationId ?? null,
-  ])}\n`;
+  ];
+  // Pushed rather than spread in: a line is written for every reply, and a spread copies slowly.
+  if (r.cost !== undefined || r.reservationId !== undefined || r.cachedTokens !== undefined)
+    fields.push(r.cachedTokens ?? 0, r.cost ?? 0, r.accountId ?? null, r.reservationId ?? null);
+  return `${JSON.stringify(fields)}\n`;
 }
 
 export interface DecodedLines {
