@@ -73,13 +73,13 @@ export class LocalFileStore implements FileStore {
   /**
    * Removes expired files, files whose metadata cannot be read (one bad file never stops the sweep),
    * and what an interrupted `put` left: `.tmp` files and bytes without metadata, once older than
-   * `LEFTOVER_MS` (a `put` in progress writes its bytes before its metadata).
+   * `LEFTOVER_MS` (a `put` in progress writes its bytes before its metadata). Only names this store
+   * could have written are looked at: a folder shared with anything else loses nothing of it.
    */
   async sweep(now: number): Promise<number> {
     let removed = 0;
-    const folders = await readdir(this.options.dir).catch(ifMissing([] as string[]));
-    for (const folder of folders) {
-      const names = await readdir(path.join(this.options.dir, folder)).catch(ifMissing([] as string[]));
+    for (const folder of await this.folders()) {
+      const names = await this.names(folder);
       const metas = new Set(names.filter((name) => name.endsWith('.json')));
       for (const name of names) {
         const full = path.join(this.options.dir, folder, name);
@@ -103,10 +103,8 @@ export class LocalFileStore implements FileStore {
 
   async usage(now: number): Promise<FileUsage> {
     const usage: FileUsage = { files: 0, bytes: 0, byOwner: new Map() };
-    const folders = await readdir(this.options.dir).catch(ifMissing([] as string[]));
-    for (const folder of folders) {
-      const names = await readdir(path.join(this.options.dir, folder)).catch(ifMissing([] as string[]));
-      for (const name of names) {
+    for (const folder of await this.folders()) {
+      for (const name of await this.names(folder)) {
         if (!name.endsWith('.json')) continue;
         const file: StoredFile | typeof CORRUPT | undefined = await readMeta(
           path.join(this.options.dir, folder, name),
@@ -125,6 +123,18 @@ export class LocalFileStore implements FileStore {
     return usage;
   }
 
+  /** The two-character folders of `<dir>`; anything else there is not this store's. */
+  private async folders(): Promise<string[]> {
+    const names = await readdir(this.options.dir).catch(ifMissing([] as string[]));
+    return names.filter((name) => FOLDER.test(name));
+  }
+
+  /** The names in one folder that this store writes: `<id>`, `<id>.json` and their `.tmp` copies. */
+  private async names(folder: string): Promise<string[]> {
+    const names = await readdir(path.join(this.options.dir, folder)).catch(ifNotFolder([] as string[]));
+    return names.filter((name) => name.startsWith(folder) && isFileId(name.replace(OWN_SUFFIX, '')));
+  }
+
   private async remove(id: string): Promise<void> {
     const p = this.paths(id);
     // Metadata first, so that a file being removed is already invisible.
@@ -134,6 +144,10 @@ export class LocalFileStore implements FileStore {
 
   async close(): Promise<void> {}
 }
+
+/** A folder of the layout: the first two characters of the ids it holds. */
+const FOLDER = /^[A-Za-z0-9_-]{2}$/;
+const OWN_SUFFIX = /(\.json)?(\.tmp)?$/;
 
 /** Leftovers of an interrupted `put` older than this are swept. */
 const LEFTOVER_MS = 60 * 60 * 1000;
@@ -150,6 +164,14 @@ async function readMeta(file: string): Promise<StoredFile | typeof CORRUPT | und
   } catch {
     return CORRUPT;
   }
+}
+
+/** Like ifMissing, and a file where a folder was expected is no folder of ours either. */
+function ifNotFolder<T>(value: T): (err: unknown) => T {
+  return (err) => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') return value;
+    return ifMissing(value)(err);
+  };
 }
 
 /** A catch handler that turns "no such file" into a value and rethrows everything else. */
