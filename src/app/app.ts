@@ -8,6 +8,7 @@ import { consoleRoutes } from '../routes/console/index.js';
 import { fileRoutes } from '../routes/files.js';
 import { healthRoutes } from '../routes/health.js';
 import { quotaLimitRoutes } from '../routes/monitor/quota-limit.js';
+import { installBodyDepth } from '../server/body-depth.js';
 import { installBodyGate } from '../server/body-gate.js';
 import { API_TITLE, DOCS_PAGE, SPEC_VERSION } from '../server/docs-page.js';
 import { sendApiError } from '../server/error-body.js';
@@ -144,6 +145,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     ],
     config.server.body_limit,
   );
+  installBodyDepth(app);
   installObservability(app, services);
   if (services.tracer) installTracing(app, services.tracer);
 

@@ -7,6 +7,7 @@ import {
   AnthropicStreamEvent,
   CountTokensReply,
 } from '../api/anthropic-reply.js';
+import { checkToolSchemas } from '../api/schema-depth.js';
 import { anthropicErrorBody, anthropicErrorType } from '../server/anthropic-error.js';
 import { foreignErrorStatus } from '../server/error-body.js';
 import { sendEventStream } from '../server/event-stream.js';
@@ -29,6 +30,7 @@ export const anthropicMessages = defineOperation<MessagesBody, typeof AnthropicM
   chunk: AnthropicStreamEvent,
   errors,
   model: (body, services) => services.anthropic.codeOf(body.model),
+  rules: (body) => checkToolSchemas(body.tools),
   async handle(ctx) {
     const { body, services, identity, signal, request, reply } = ctx;
     const anthropic = services.anthropic;
@@ -59,6 +61,7 @@ export const anthropicCountTokens = defineOperation<CountTokensBody, typeof Coun
   reply: CountTokensReply,
   errors,
   model: (body, services) => services.anthropic.codeOf(body.model),
+  rules: (body) => checkToolSchemas(body.tools),
   async handle(ctx) {
     return { input_tokens: await ctx.services.anthropic.countTokens(ctx.body, ctx) };
   },

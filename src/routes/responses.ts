@@ -1,6 +1,6 @@
 import { ResponseCreateBody, ResponseIdParams } from '../api/responses.js';
 import { OpenAiErrorReply, ResponseDeleted, ResponseObject, ResponseStreamEvent } from '../api/responses-reply.js';
-import { checkToolSchemas } from '../api/schema-depth.js';
+import { checkSchemaDepth, checkToolSchemas } from '../api/schema-depth.js';
 import { foreignErrorStatus } from '../server/error-body.js';
 import { sendEventStream } from '../server/event-stream.js';
 import { JSON_TYPE } from '../server/json-type.js';
@@ -22,7 +22,11 @@ const createOn = (base: Operation['base'], id: string) =>
     reply: ResponseObject,
     chunk: ResponseStreamEvent,
     errors,
-    rules: (body) => checkToolSchemas(body.tools),
+    rules(body) {
+      checkToolSchemas(body.tools);
+      const format = body.text?.format;
+      if (format?.type === 'json_schema') checkSchemaDepth(format.schema, 'text.format.schema');
+    },
     async handle(ctx) {
       const { body, services, key, identity, signal, request, reply } = ctx;
       const responses = services.responses;
