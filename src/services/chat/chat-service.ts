@@ -17,14 +17,7 @@ import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest, type TurnOptions } from './map-request.js';
 import { meterParts } from './metered-parts.js';
-import {
-  messageChars,
-  PROMPT_BOUNDS_DEFAULTS,
-  type PromptBounds,
-  promptCharLimit,
-  promptTooLong,
-  toolChars,
-} from './prompt-bounds.js';
+import { checkPromptFits, PROMPT_BOUNDS_DEFAULTS, type PromptBounds } from './prompt-bounds.js';
 import { applySearchTools, hasSearchTool } from './search-tools.js';
 import type { ChatCompletion, CompletionIdentity } from './wire-types.js';
 
@@ -81,16 +74,13 @@ export class ChatService {
     if (!spec) throw unknownModel(`Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
     const maxContext = engine.capabilities.maxContext;
+    // A prompt that cannot fit is said so before the engine tokenizes it (its own check, exact,
+    // follows for the rest), whatever tools come with it: the search tools below check what they add.
+    checkPromptFits(body, maxContext, this.bounds);
     // Most requests carry no search tool: no search pass, no copy of the body.
     const augmented = hasSearchTool(body)
       ? await applySearchTools(body, this.search, this.bounds, maxContext, call.usage.meter, call.caller)
       : undefined;
-    // A prompt that cannot fit is said so before the engine tokenizes it (its own check, exact,
-    // follows for the rest); the tools above have checked what they added.
-    if (augmented === undefined) {
-      const chars = messageChars(body.messages) + toolChars(body.tools);
-      if (chars > promptCharLimit(maxContext, this.bounds)) throw promptTooLong(chars, maxContext, this.bounds);
-    }
     let messages = augmented ? augmented.messages : body.messages;
     // Media URLs reach an engine only with vision (mapChatRequest refuses them otherwise); they are
     // fetched here, once the cheap checks have passed, through the guarded fetcher, and handed over
@@ -132,6 +122,8 @@ export class ChatService {
     const spec = chatModel(body.model);
     if (!spec) throw unknownModel(`Model not found: ${body.model}`);
     const engine = await this.engineFor(body.model);
+    // As `start` does: a prompt that cannot fit is not tokenized to say so.
+    checkPromptFits(body, engine.capabilities.maxContext, this.bounds);
     const request = mapChatRequest(body, spec, engine.capabilities, call.tenant, options);
     return engine.countTokens(request.messages, request.tools, call.signal);
   }

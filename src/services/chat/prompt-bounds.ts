@@ -50,7 +50,10 @@ export function promptTooLong(chars: number, maxContext: number, bounds: PromptB
   );
 }
 
-/** The characters of the messages' text (content, reasoning, tool calls), summed without joining. */
+/**
+ * The characters of every text of the messages a template renders (content, reasoning, tool calls'
+ * ids, names and arguments, a tool result's call id), summed without joining.
+ */
 export function messageChars(messages: readonly BodyMessage[]): number {
   let chars = 0;
   for (const m of messages) {
@@ -61,9 +64,10 @@ export function messageChars(messages: readonly BodyMessage[]): number {
       chars += m.reasoning_content?.length ?? 0;
       for (const call of m.tool_calls ?? []) {
         const args = call.function.arguments;
-        chars += call.function.name.length + (typeof args === 'string' ? args.length : JSON.stringify(args).length);
+        chars += call.id.length + call.function.name.length;
+        chars += typeof args === 'string' ? args.length : JSON.stringify(args).length;
       }
-    }
+    } else if (m.role === 'tool') chars += m.tool_call_id.length;
   }
   return chars;
 }
@@ -80,5 +84,20 @@ export function toolChars(tools: ChatCompletionBody['tools']): number {
     chars += f.name.length + (f.description?.length ?? 0);
     if (f.parameters !== undefined) chars += JSON.stringify(f.parameters).length;
   }
+  return chars;
+}
+
+/** The characters of all a body's prompt holds as sent: its messages and its function tools. */
+export const promptChars = (body: Pick<ChatCompletionBody, 'messages' | 'tools'>): number =>
+  messageChars(body.messages) + toolChars(body.tools);
+
+/** 1261 for a body whose messages and function tools cannot fit in `maxContext` tokens. */
+export function checkPromptFits(
+  body: Pick<ChatCompletionBody, 'messages' | 'tools'>,
+  maxContext: number,
+  bounds: PromptBounds,
+): number {
+  const chars = promptChars(body);
+  if (chars > promptCharLimit(maxContext, bounds)) throw promptTooLong(chars, maxContext, bounds);
   return chars;
 }

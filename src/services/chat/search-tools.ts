@@ -5,9 +5,9 @@ import { priceCall } from '../billing/priced-call.js';
 import { type Caller, mayRead } from '../search/collection-access.js';
 import type { SearchService } from '../search/search-service.js';
 import {
+  checkPromptFits,
   checkTemplate,
   countPlaceholders,
-  messageChars,
   type PromptBounds,
   promptCharLimit,
   promptTooLong,
@@ -65,12 +65,12 @@ function fillSearchPrompt(template: string, results: string): string {
   return filled === template ? `${template}\n\n${results}` : filled;
 }
 
-/** What the prompt may still grow by: the model's limit less the messages the client sent. */
+/** What the prompt may still grow by: the model's limit less the messages and tools the client sent. */
 interface Room {
   chars: number;
   maxContext: number;
   bounds: PromptBounds;
-  /** Characters of the conversation as sent. */
+  /** Characters of the prompt as sent (messages and function tools), then as grown. */
   base: number;
 }
 
@@ -193,11 +193,12 @@ export async function applySearchTools(
   caller?: Caller,
 ): Promise<SearchAugmentation> {
   checkSearchTemplates(body, bounds);
+  // The function tools render into the prompt beside what the searches add: counted from the start.
   const room: Room = {
     chars: promptCharLimit(maxContext, bounds),
     maxContext,
     bounds,
-    base: messageChars(body.messages),
+    base: checkPromptFits(body, maxContext, bounds),
   };
   let messages = body.messages;
   let shown: SearchResultEntry[] | undefined;

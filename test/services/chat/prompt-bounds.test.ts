@@ -157,4 +157,78 @@ describe('the 1261 before tokenizing', () => {
     expect(error.code).toBe(1261);
     expect(engine.counted).toEqual([]);
   });
+
+  /** A chat service on a 1024-token engine at 16 characters a token: 16,384 characters fit. */
+  function smallChat(search = fakeSearch()) {
+    const engine = new ScriptedChatEngine({ ...SCRIPTED_CAPABILITIES, maxContext: 1024, maxOutput: 512 });
+    const chat = new ChatService(scriptedDirectory(engine), search.service, {
+      ...PROMPT_BOUNDS_DEFAULTS,
+      maxCharsPerToken: 16,
+    });
+    return { engine, chat, search };
+  }
+  const identity = { id: 'x', created: 0, requestId: 'x' };
+  const hugeFunction = {
+    type: 'function',
+    function: { name: 'f', description: 'd'.repeat(3_600_000), parameters: { type: 'object' } },
+  } as Tool;
+
+  it('counts the function tools beside a web_search tool (even one switched off): no search, no tokenizing', async () => {
+    const { engine, chat, search } = smallChat();
+    const tools = [{ type: 'web_search', web_search: { enable: false } } as Tool, hugeFunction];
+    const error = await refusal(chat.start(body('hi', tools), identity, callContext({ tenant: 'key-1' })));
+    expect(error.code).toBe(1261);
+    // 'hi', the name, the description and the parameters' JSON.
+    expect(error.message).toContain(`${2 + 1 + 3_600_000 + 17} characters`);
+    expect(engine.requests).toEqual([]);
+    expect(engine.counted).toEqual([]);
+    expect(search.search).not.toHaveBeenCalled();
+  });
+
+  it('counts them beside a retrieval tool too, before the collection is read', async () => {
+    const { engine, chat, search } = smallChat();
+    const error = await refusal(
+      chat.start(body('hi', [retrieval(), hugeFunction]), identity, callContext({ tenant: 'key-1' })),
+    );
+    expect(error.code).toBe(1261);
+    expect(engine.counted).toEqual([]);
+    expect(search.query).not.toHaveBeenCalled();
+  });
+
+  it('counts what a search adds on top of the function tools', async () => {
+    // Tools of 16,000 characters fit alone; with the results' prompt they do not.
+    const { engine, chat } = smallChat(fakeSearch('s'.repeat(1000)));
+    const fn = { type: 'function', function: { name: 'f', description: 'd'.repeat(15_990) } } as Tool;
+    const tools = [{ type: 'web_search', web_search: {} } as Tool, fn];
+    const error = await refusal(chat.start(body('hi', tools), identity, callContext({ tenant: 'key-1' })));
+    expect(error.code).toBe(1261);
+    expect(error.message).toContain('The prompt with the web search results');
+    expect(engine.counted).toEqual([]);
+  });
+
+  it("counts a tool result's tool_call_id and a tool call's id", async () => {
+    const { engine, chat } = smallChat();
+    const id = 'c'.repeat(9000);
+    const messages = [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id, type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: id, content: 'ok' },
+    ];
+    const long = { model: 'gen-4.6', messages } as ChatCompletionBody;
+    const error = await refusal(chat.start(long, identity, callContext({ tenant: 'key-1' })));
+    expect(error.code).toBe(1261);
+    expect(error.message).toContain(`${2 + 9000 + 1 + 2 + 9000 + 2} characters`);
+    expect(engine.counted).toEqual([]);
+  });
+
+  it("another wire's token count (count_tokens) is refused the same way, without tokenizing", async () => {
+    const { engine, chat } = smallChat();
+    const error = await refusal(chat.countPromptTokens(body('hi', [hugeFunction]), callContext({ tenant: 'key-1' })));
+    expect(error.code).toBe(1261);
+    expect(engine.counted).toEqual([]);
+  });
 });
