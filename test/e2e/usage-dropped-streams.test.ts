@@ -86,8 +86,12 @@ beforeEach(() => {
   records.length = 0;
 });
 
-/** Posts `body` over a socket, reads `events` server-sent events, then closes the socket. */
-function readThenClose(path: string, body: unknown, events: number): Promise<string> {
+/**
+ * Posts `body` over a socket, reads `events` server-sent events (or until `events` says the text
+ * read is enough), then closes the socket.
+ */
+function readThenClose(path: string, body: unknown, events: number | ((text: string) => boolean)): Promise<string> {
+  const enough = typeof events === 'number' ? (text: string) => text.split('\n\n').length - 1 >= events : events;
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -104,7 +108,7 @@ function readThenClose(path: string, body: unknown, events: number): Promise<str
         let text = '';
         res.on('data', (data: Buffer) => {
           text += data.toString('utf8');
-          if (text.split('\n\n').length - 1 >= events) {
+          if (enough(text)) {
             req.destroy();
             resolve(text);
           }
@@ -180,5 +184,33 @@ describe('a dropped stream is billed what it used', () => {
     // The first piece took three calls (reflection) before its chunk went out.
     expect(record.promptTokens).toBeGreaterThan(3 * 20);
     expect(record.completionTokens).toBeGreaterThan(0);
+  });
+
+  it('Responses on the embedded engine: the client closes its socket mid-stream (499)', async () => {
+    const body = { model: 'gen-4.5-air', stream: true, input: USER, max_output_tokens: 1900, temperature: 0 };
+    const deltas = (text: string) => text.split('event: response.output_text.delta').length - 1;
+    const text = await readThenClose('/v1/responses', body, (read) => deltas(read) >= 5);
+    expect(text.startsWith('event: response.created')).toBe(true);
+    const record = await theRecord();
+    const engine = await t.services.chat!.engineFor('gen-4.5-air');
+    expect(record).toMatchObject({ operation: 'responses.create.v1', model: 'gen-4.5-air', status: 499 });
+    expect(record.promptTokens).toBe(await engine.countTokens(USER, []));
+    // At least the five deltas the client read; far from the 1900 asked for.
+    expect(record.completionTokens).toBeGreaterThanOrEqual(5);
+    expect(record.completionTokens).toBeLessThan(1900);
+  });
+
+  it('Responses through an upstream that stalls: the prompt and the emitted text, by its tokenizer (499)', async () => {
+    streamReply = { contentType: 'text/event-stream', pieces: [chunk('Once'), chunk(' upon')], hang: true };
+    await readThenClose('/v1/responses', { model: 'gen-4.6', stream: true, input: USER }, (read) =>
+      read.includes('"delta":" upon"'),
+    );
+    const record = await theRecord();
+    expect(record).toMatchObject({ operation: 'responses.create.v1', model: 'gen-4.6', status: 499 });
+    expect(record.promptTokens).toBe(upstreamCount(USER));
+    const emitted =
+      upstreamCount([{ role: 'assistant', content: 'Once upon' }]) -
+      upstreamCount([{ role: 'assistant', content: '' }]);
+    expect(record.completionTokens).toBe(emitted);
   });
 });
