@@ -1,4 +1,15 @@
-import { constants, createInflate, inflateSync } from 'node:zlib';
+import { decode, decodedLength, FILTERS } from './pdf-filters.js';
+import {
+  dictGet,
+  isSpecial,
+  isWhite,
+  type PdfDict,
+  PdfName,
+  PdfRef,
+  type PdfValue,
+  parseObject,
+  skipSpace,
+} from './pdf-syntax.js';
 
 /**
  * Counts what a PDF's streams decode to before pdf.js sees the file. pdf.js inflates a stream into
@@ -8,268 +19,288 @@ import { constants, createInflate, inflateSync } from 'node:zlib';
  * of how pdf.js will use it) is decoded here through its filter chain, counting bytes and keeping
  * none of the last stage, until the total passes the bound.
  *
+ * Which bytes a stream holds and which filters it names are read as pdf.js reads them: the data
+ * starts after the first end of line that follows the `stream` keyword; the dictionary is parsed
+ * whole from its `obj` (a repeated key keeps its last value, `/F` before `/Filter`, nested
+ * dictionaries and strings are not the stream's own); `/Length`, a filter or its parameters given as
+ * `N G R` are looked up where the object is written plainly in the file. Where the file can be read
+ * more than one way, every reading is measured and the largest counts; data that starts with a zlib
+ * header is measured as deflated (pdf.js inflates nothing else) even where no dictionary says so.
+ * Unknown filter names pass the data on unchanged, as in pdf.js.
+ *
  * Filters that only compress images (DCT, JPX, JBIG2, CCITT) end the count: pdf.js decodes no image
  * to extract text. Encrypted files are refused: their streams cannot be measured without the key.
  */
 export class PdfTooLarge extends Error {}
 
-const FILTERS: Record<string, string> = {
-  FlateDecode: 'flate',
-  Fl: 'flate',
-  LZWDecode: 'lzw',
-  LZW: 'lzw',
-  RunLengthDecode: 'rl',
-  RL: 'rl',
-  ASCIIHexDecode: 'hex',
-  AHx: 'hex',
-  ASCII85Decode: 'a85',
-  A85: 'a85',
-};
-
-const STREAM = Buffer.from('stream');
-const END = Buffer.from('endstream');
+const IMAGE_FILTERS = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'JPX', 'JBIG2Decode', 'CCITTFaxDecode', 'CCF']);
 
 /** Throws PdfTooLarge when the decoded streams pass `maxBytes` in total. */
 export async function checkPdfStreams(pdf: Buffer, maxBytes: number, bound: string): Promise<void> {
   const tooLarge = () => new PdfTooLarge(`the PDF's streams decode to more than ${bound}`);
-  if (/\/Encrypt\b/.test(pdf.toString('latin1')))
+  const text = pdf.toString('latin1');
+  if (/\/Encrypt\b/.test(text))
     throw new PdfTooLarge('the PDF is encrypted; its streams cannot be measured before reading');
+  const file = new PdfFile(pdf, text);
   let total = 0;
-  for (const stream of streams(pdf)) {
-    let data = stream.data;
-    const chain = stream.filters;
-    for (let i = 0; i < chain.length; i++) {
-      const last = i === chain.length - 1 || !FILTERS[chain[i + 1] ?? ''];
-      const left = maxBytes - total;
-      const kind = FILTERS[chain[i] ?? ''];
-      if (!kind) break;
-      if (last) {
-        total += await decodedLength(kind, data, left + 1);
-        if (total > maxBytes) throw tooLarge();
-        break;
-      }
+  for (const readings of streams(file)) {
+    let most = 0;
+    for (const reading of readings) {
+      most = Math.max(most, await measure(reading, maxBytes - total + 1));
+      if (total + most > maxBytes) throw tooLarge();
+    }
+    total += most;
+  }
+}
+
+interface Stage {
+  kind: string;
+  /** LZW's EarlyChange. */
+  earlyChange: number;
+  /** A predictor follows: its output is a buffer of its own, as long as its input and one whole row more at most. */
+  predicted: boolean;
+  rowBytes: number;
+}
+
+/** One way to read a stream: its data, and its filters (or `sniff`: deflated while a zlib header says so). */
+interface Reading {
+  data: Buffer;
+  stages: Stage[] | 'sniff';
+}
+
+/** What the reading decodes to, every stage counted (each is a buffer of its own in pdf.js); stops past `limit`. */
+async function measure(reading: Reading, limit: number): Promise<number> {
+  let { data } = reading;
+  if (reading.stages === 'sniff') {
+    let total = 0;
+    for (let layer = 0; layer < 8 && zlibHeader(data); layer++) {
       try {
-        data = decode(kind, data, left + 1);
-      } catch (error) {
-        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-        break;
+        data = decode('flate', data, limit - total);
+      } catch {
+        return limit;
       }
       total += data.length;
-      if (total > maxBytes) throw tooLarge();
-    }
-  }
-}
-
-interface RawStream {
-  data: Buffer;
-  filters: string[];
-}
-
-/** Each `stream … endstream` of the file with the filters its dictionary names. */
-function* streams(pdf: Buffer): Generator<RawStream> {
-  let at = 0;
-  for (;;) {
-    const keyword = pdf.indexOf(STREAM, at);
-    if (keyword < 0) return;
-    at = keyword + STREAM.length;
-    if (keyword >= 3 && pdf.toString('latin1', keyword - 3, keyword) === 'end') continue;
-    let start = at;
-    if (pdf[start] === 0x0d) start++;
-    if (pdf[start] === 0x0a) start++;
-    if (start === at) continue;
-    const dictionary = pdf.toString('latin1', Math.max(0, keyword - 4096), keyword);
-    const objects = [...dictionary.matchAll(/\d+\s+\d+\s+obj\b/g)];
-    const head = dictionary.slice(objects.at(-1)?.index ?? 0);
-    const end = streamEnd(pdf, start, head);
-    yield { data: pdf.subarray(start, end), filters: filtersOf(head) };
-    at = Math.max(at, end);
-  }
-}
-
-/** Where pdf.js takes the data to end: at a direct `/Length` that lands on `endstream`, else at the next one. */
-function streamEnd(pdf: Buffer, start: number, head: string): number {
-  const length = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(head);
-  if (length) {
-    const end = start + Number(length[1]);
-    let after = end;
-    while (after < pdf.length && after < end + 4 && /\s/.test(String.fromCharCode(pdf[after] ?? 0))) after++;
-    if (end <= pdf.length && pdf.subarray(after, after + END.length).equals(END)) return end;
-  }
-  const next = pdf.indexOf(END, start);
-  return next < 0 ? pdf.length : next;
-}
-
-const unescapeName = (name: string) =>
-  name.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-
-function filtersOf(head: string): string[] {
-  const filter = /\/Filter\s*(\[[^\]]*\]|\/[^\s/[\]<>()]+)/.exec(head);
-  if (!filter?.[1]) return [];
-  return [...filter[1].matchAll(/\/([^\s/[\]<>()]+)/g)].map((name) => unescapeName(name[1] ?? ''));
-}
-
-/** One stage's output, as the next stage's input (at most `limit` bytes, else ERR_BUFFER_TOO_LARGE). */
-function decode(kind: string, data: Buffer, limit: number): Buffer {
-  switch (kind) {
-    case 'flate':
-      return inflateSync(data, { maxOutputLength: limit, finishFlush: constants.Z_SYNC_FLUSH });
-    case 'hex': {
-      const digits =
-        data
-          .toString('latin1')
-          .split('>')[0]
-          ?.replace(/[^0-9a-fA-F]/g, '') ?? '';
-      return Buffer.from(digits.length % 2 ? `${digits}0` : digits, 'hex');
-    }
-    case 'a85':
-      return ascii85(data);
-    default: {
-      if (decodedLengthSync(kind, data, limit) >= limit)
-        throw Object.assign(new Error('too large'), { code: 'ERR_BUFFER_TOO_LARGE' });
-      return kind === 'rl' ? runLength(data) : lzwDecode(data);
-    }
-  }
-}
-
-/** The last stage's output length, counted without keeping it (stops past `limit`). */
-async function decodedLength(kind: string, data: Buffer, limit: number): Promise<number> {
-  if (kind !== 'flate') return kind === 'hex' || kind === 'a85' ? data.length : decodedLengthSync(kind, data, limit);
-  return new Promise<number>((resolve) => {
-    let total = 0;
-    const inflate = createInflate({ chunkSize: 64 * 1024, finishFlush: constants.Z_SYNC_FLUSH });
-    inflate.on('data', (chunk: Buffer) => {
-      total += chunk.length;
-      if (total >= limit) {
-        inflate.destroy();
-        resolve(total);
-      }
-    });
-    inflate.on('end', () => resolve(total));
-    inflate.on('error', () => resolve(total));
-    inflate.on('close', () => resolve(total));
-    inflate.end(data);
-  });
-}
-
-function decodedLengthSync(kind: string, data: Buffer, limit: number): number {
-  if (kind === 'rl') {
-    let total = 0;
-    for (let i = 0; i < data.length && total < limit; ) {
-      const n = data[i] ?? 128;
-      if (n === 128) break;
-      if (n < 128) {
-        total += n + 1;
-        i += n + 2;
-      } else {
-        total += 257 - n;
-        i += 2;
-      }
+      if (total >= limit) break;
     }
     return total;
   }
+  const stages = reading.stages;
   let total = 0;
-  lzwCodes(data, (length) => {
-    total += length;
-    return total < limit;
-  });
+  for (const [i, stage] of stages.entries()) {
+    if (stage.kind === 'flate' && !zlibHeader(data)) break;
+    const copies = stage.predicted ? 2 : 1;
+    total += stage.rowBytes;
+    const left = limit - total;
+    if (left <= 0) return total;
+    if (i === stages.length - 1)
+      return total + copies * (await decodedLength(stage.kind, data, Math.ceil(left / copies), stage.earlyChange));
+    try {
+      data = decode(stage.kind, data, left, stage.earlyChange);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return limit;
+      break;
+    }
+    total += copies * data.length;
+    if (total >= limit) break;
+  }
   return total;
 }
 
-/**
- * LZW codes as PDF writes them (9 to 12 bits, early change), reporting the length each one decodes
- * to: lengths alone bound the output (a run of codes each one longer than the last is the LZW bomb).
- */
-function lzwCodes(data: Buffer, each: (length: number, code: number, previous: number) => boolean): void {
-  const lengths = new Uint32Array(4096);
-  lengths.fill(1, 0, 256);
-  let next = 258;
-  let width = 9;
-  let previous = -1;
-  let bits = 0;
-  let buffer = 0;
-  for (let i = 0; i < data.length; i++) {
-    buffer = ((buffer << 8) | (data[i] ?? 0)) & 0xffffff;
-    bits += 8;
-    while (bits >= width) {
-      const code = (buffer >>> (bits - width)) & ((1 << width) - 1);
-      bits -= width;
-      if (code === 256) {
-        next = 258;
-        width = 9;
-        previous = -1;
-        continue;
+/** The zlib header as pdf.js's FlateStream checks it (method 8, check bits, no preset dictionary). */
+function zlibHeader(data: Buffer): boolean {
+  const cmf = data[0];
+  const flg = data[1];
+  if (cmf === undefined || flg === undefined) return false;
+  return (cmf & 0x0f) === 8 && ((cmf << 8) + flg) % 31 === 0 && (flg & 0x20) === 0;
+}
+
+/** The file, with its plainly written objects (`N G obj`) found once, when a reference needs one. */
+class PdfFile {
+  private objects: Map<string, number[]> | undefined;
+  private values = new Map<string, PdfValue[]>();
+  constructor(
+    readonly pdf: Buffer,
+    readonly text: string,
+  ) {}
+
+  /** Every plainly written value of the object, latest first (pdf.js follows the newest cross-reference). */
+  resolve(value: PdfValue | undefined): PdfValue[] {
+    if (!(value instanceof PdfRef)) return value === undefined ? [] : [value];
+    const key = `${value.num} ${value.gen}`;
+    const known = this.values.get(key);
+    if (known) return known;
+    if (!this.objects) {
+      this.objects = new Map();
+      for (const match of this.text.matchAll(/(?<![\d.])(\d+)\s+(\d+)\s+obj(?![^\s()<>[\]{}/%])/g)) {
+        const id = `${Number(match[1])} ${Number(match[2])}`;
+        const at = (match.index ?? 0) + match[0].length;
+        const known = this.objects.get(id);
+        if (known) known.unshift(at);
+        else this.objects.set(id, [at]);
       }
-      if (code === 257) return;
-      let length: number;
-      if (code < next) length = lengths[code] ?? 1;
-      else if (code === next && previous >= 0) length = (lengths[previous] ?? 1) + 1;
-      else return;
-      if (!each(length, code, previous)) return;
-      if (previous >= 0 && next < 4096) lengths[next++] = (lengths[previous] ?? 1) + 1;
-      previous = code;
-      if (next + 1 >= 1 << width && width < 12) width++;
     }
+    const found: PdfValue[] = [];
+    for (const at of (this.objects.get(key) ?? []).slice(0, 4)) {
+      try {
+        // A filter name, a length or a parameters dictionary is short: 64 KB of text is plenty.
+        const parsed = parseObject(this.text.slice(at, at + 65_536), 0).value;
+        if (!(parsed instanceof PdfRef)) found.push(parsed);
+      } catch {}
+    }
+    this.values.set(key, found);
+    return found;
   }
 }
 
-function lzwDecode(data: Buffer): Buffer {
-  const table: Buffer[] = Array.from({ length: 256 }, (_, n) => Buffer.from([n]));
-  const out: Buffer[] = [];
-  let last: Buffer | undefined;
-  lzwCodes(data, (_length, code, previous) => {
-    if (previous < 0) {
-      table.length = 258;
-      last = undefined;
-    }
-    const entry = table[code] ?? (last ? Buffer.concat([last, last.subarray(0, 1)]) : Buffer.alloc(0));
-    if (last && table.length < 4096) table.push(Buffer.concat([last, entry.subarray(0, 1)]));
-    out.push(entry);
-    last = entry;
-    return true;
-  });
-  return Buffer.concat(out);
-}
+const STREAM = 'stream';
 
-function runLength(data: Buffer): Buffer {
-  const out: Buffer[] = [];
-  for (let i = 0; i < data.length; ) {
-    const n = data[i] ?? 128;
-    if (n === 128) break;
-    if (n < 128) {
-      out.push(data.subarray(i + 1, i + n + 2));
-      i += n + 2;
-    } else {
-      out.push(Buffer.alloc(257 - n, data[i + 1] ?? 0));
-      i += 2;
+/** The readings of each `stream` keyword of the file, in order. */
+function* streams(file: PdfFile): Generator<Reading[]> {
+  const { pdf, text } = file;
+  let previous: { start: number; end: number } | undefined;
+  for (let at = 0; ; ) {
+    const keyword = text.indexOf(STREAM, at);
+    if (keyword < 0) return;
+    at = keyword + STREAM.length;
+    const before = keyword > 0 ? text.charCodeAt(keyword - 1) : 0x20;
+    if (text.startsWith('end', keyword - 3) || !(isWhite(before) || before === 0x3e)) continue;
+    if (at < text.length && !isSpecial(text.charCodeAt(at))) continue;
+    const start = dataStart(text, at);
+    // The dictionary lies after the previous stream's data; a stream written inside another's data
+    // (an offset in the cross-reference can point there) is looked for from that data's start.
+    const lower = previous ? (keyword >= previous.end ? previous.end : previous.start) : 0;
+    const dicts = dictionaries(text, keyword, lower);
+    const readings: Reading[] = [];
+    const ranges = new Set<number>([streamEnd(text, start)]);
+    for (const dict of dicts) {
+      const ends = lengthEnds(file, dict, start);
+      for (const end of ends.length ? ends : [streamEnd(text, start)]) {
+        ranges.add(end);
+        for (const stages of filterChains(file, dict)) readings.push({ data: pdf.subarray(start, end), stages });
+      }
     }
+    for (const end of ranges) {
+      const data = pdf.subarray(start, end);
+      const flate = readings.some(
+        (r) => r.data.length === data.length && r.stages !== 'sniff' && r.stages[0]?.kind === 'flate',
+      );
+      if (!flate && zlibHeader(data)) readings.push({ data, stages: 'sniff' });
+    }
+    if (dicts.length) previous = { start, end: Math.max(...ranges) };
+    yield readings;
   }
-  return Buffer.concat(out);
 }
 
-function ascii85(data: Buffer): Buffer {
-  const text = data.toString('latin1').split('~>')[0]?.replace(/\s/g, '') ?? '';
-  const out = Buffer.alloc(text.length * 4 + 4);
-  let size = 0;
-  let group: number[] = [];
-  const put = (digits: number[], bytes: number) => {
-    const value = digits.reduce((sum, digit) => sum * 85 + digit, 0);
-    for (let b = 0; b < bytes; b++) out[size++] = Math.floor(value / 256 ** (3 - b)) & 255;
+/** pdf.js's Lexer.skipToNextLine: the data starts after the first CR, LF or CRLF past the keyword. */
+function dataStart(text: string, from: number): number {
+  const cr = text.indexOf('\r', from);
+  const lf = text.indexOf('\n', from);
+  if (cr < 0 && lf < 0) return text.length;
+  if (cr >= 0 && (lf < 0 || cr < lf)) return text[cr + 1] === '\n' ? cr + 2 : cr + 1;
+  return lf + 1;
+}
+
+/**
+ * The stream's dictionary, however long: the one that ends just before the keyword when the text
+ * since the previous stream is read object by object, and any parsed from an `N G obj` (or, failing
+ * those, from a `<<`) that ends there. Every such parse counts: a decoy can only add a reading.
+ */
+function dictionaries(text: string, keyword: number, lower: number): PdfDict[] {
+  const region = text.slice(lower, keyword);
+  const found: PdfDict[] = [];
+  const tryAt = (at: number) => {
+    try {
+      const { value, end } = parseObject(region, at);
+      if (value instanceof Map && skipSpace(region, end) === region.length) found.push(value);
+    } catch {}
   };
-  for (const char of text) {
-    if (char === 'z' && group.length === 0) {
-      size += 4;
+  try {
+    for (let at = 0; skipSpace(region, at) < region.length; ) {
+      const { value, end } = parseObject(region, at);
+      if (value instanceof Map && skipSpace(region, end) === region.length) found.push(value);
+      at = end;
+    }
+  } catch {}
+  const objects = [...region.matchAll(/(?<![\d.])\d+\s+\d+\s+obj(?![^\s()<>[\]{}/%])/g)];
+  for (const match of objects.slice(-16)) tryAt((match.index ?? 0) + match[0].length);
+  if (found.length) return found;
+  for (
+    let at = region.lastIndexOf('<<'), tries = 0;
+    at >= 0 && tries < 32;
+    at = region.lastIndexOf('<<', at - 1), tries++
+  )
+    tryAt(at);
+  return found;
+}
+
+/** Where the data ends by `/Length`, when it lands on `endstream` (after whitespace and comments) as pdf.js requires. */
+function lengthEnds(file: PdfFile, dict: PdfDict, start: number): number[] {
+  const { text } = file;
+  const ends: number[] = [];
+  for (const length of file.resolve(dict.get('Length'))) {
+    if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) continue;
+    const end = start + length;
+    if (end > text.length) continue;
+    const after = skipSpace(text, end);
+    const close = after + 'endstream'.length;
+    if (text.startsWith('endstream', after) && (close >= text.length || isSpecial(text.charCodeAt(close))))
+      ends.push(end);
+  }
+  return ends;
+}
+
+/** pdf.js's search for the end when `/Length` does not hold: `endstream`, or `endsteam` / `endstrea` and a space. */
+function streamEnd(text: string, start: number): number {
+  for (let at = text.indexOf('end', start); at >= 0; at = text.indexOf('end', at + 1)) {
+    const rest = text.slice(at + 3, at + 9);
+    if (rest === 'stream') return at;
+    const short = rest.slice(0, 5);
+    if ((short === 'steam' || short === 'strea') && isWhite(text.charCodeAt(at + 8))) return at;
+  }
+  return text.length;
+}
+
+/** The stream's filter chains (one per plain reading of an indirect value), as pdf.js's Parser.filter builds them. */
+function filterChains(file: PdfFile, dict: PdfDict): Stage[][] {
+  const chains: Stage[][] = [];
+  const params = file.resolve(dictGet(dict, 'DP', 'DecodeParms'));
+  for (const filter of file.resolve(dictGet(dict, 'F', 'Filter'))) {
+    if (filter instanceof PdfName) {
+      chains.push(chain([filter], [params[0]]));
       continue;
     }
-    group.push(char.charCodeAt(0) - 33);
-    if (group.length === 5) {
-      put(group, 4);
-      group = [];
+    if (!Array.isArray(filter)) {
+      chains.push([]);
+      continue;
     }
+    const names = filter.map((item) => file.resolve(item)[0]);
+    const each = Array.isArray(params[0]) ? params[0].map((item) => file.resolve(item)[0]) : [];
+    chains.push(chain(names, each));
   }
-  if (group.length > 1) {
-    const bytes = group.length - 1;
-    while (group.length < 5) group.push(84);
-    put(group, bytes);
+  return chains.length ? chains : [[]];
+}
+
+function chain(names: (PdfValue | undefined)[], params: (PdfValue | undefined)[]): Stage[] {
+  const stages: Stage[] = [];
+  for (const [i, name] of names.entries()) {
+    if (!(name instanceof PdfName) || IMAGE_FILTERS.has(name.name)) break;
+    const kind = FILTERS[name.name];
+    if (!kind) continue;
+    const param = params[i];
+    const get = (...keys: string[]) => (param instanceof Map ? dictGet(param, ...keys) : undefined);
+    const number = (value: PdfValue | undefined, fallback: number) =>
+      typeof value === 'number' && value ? value : fallback;
+    const predictor = number(get('Predictor'), 1);
+    // pdf.js's own arithmetic (a 32-bit shift), so that an absurd width counts what pdf.js would make of it.
+    const row =
+      (number(get('Columns'), 1) * number(get('Colors'), 1) * number(get('BPC', 'BitsPerComponent'), 8) + 7) >> 3;
+    const predicted = (kind === 'flate' || kind === 'lzw') && predictor > 1;
+    stages.push({
+      kind,
+      earlyChange: kind === 'lzw' && param instanceof Map && param.has('EarlyChange') ? Number(get('EarlyChange')) : 1,
+      predicted,
+      rowBytes: predicted ? Math.max(0, row) : 0,
+    });
   }
-  return out.subarray(0, size);
+  return stages;
 }

@@ -13,8 +13,22 @@ export function hugeHtml(bytes: number): string {
   )}</div></body></html>`;
 }
 
-/** A PDF of the given page streams (already encoded), with a Helvetica font and correct offsets. */
-export function pdfOf(streams: { data: Buffer; filter?: string }[]): Buffer {
+/**
+ * A page's content stream for pdfOf: its data (already encoded) and its filter, or its whole
+ * dictionary (`dict(length)`); `keyword` is what the `stream` line holds (default `stream`).
+ */
+export interface PdfStream {
+  data: Buffer;
+  filter?: string;
+  dict?: (length: number) => string;
+  keyword?: string;
+}
+
+/**
+ * A PDF of the given page streams, with a Helvetica font, `extra` objects (from id 100 on, e.g. a
+ * filter name written as an object of its own) and correct offsets.
+ */
+export function pdfOf(streams: PdfStream[], extra: string[] = []): Buffer {
   const pageIds = streams.map((_, i) => 4 + i * 2);
   const parts: Buffer[] = [];
   const offsets: number[] = [];
@@ -42,16 +56,19 @@ export function pdfOf(streams: { data: Buffer; filter?: string }[]): Buffer {
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${page + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
     );
     const filter = stream.filter ? ` /Filter ${stream.filter.startsWith('[') ? '' : '/'}${stream.filter}` : '';
+    const dict = stream.dict?.(stream.data.length) ?? `<< /Length ${stream.data.length}${filter} >>`;
     object(page + 1, [
-      Buffer.from(`<< /Length ${stream.data.length}${filter} >>\nstream\n`, 'latin1'),
+      Buffer.from(`${dict}\n${stream.keyword ?? 'stream'}\n`, 'latin1'),
       stream.data,
       Buffer.from('\nendstream', 'latin1'),
     ]);
   });
-  const size = 4 + streams.length * 2;
+  for (const [i, body] of extra.entries()) object(100 + i, body);
+  const size = extra.length ? 100 + extra.length : 4 + streams.length * 2;
   const xref = length;
   push(`xref\n0 ${size}\n0000000000 65535 f \n`);
-  for (let id = 1; id < size; id++) push(`${String(offsets[id] ?? 0).padStart(10, '0')} 00000 n \n`);
+  for (let id = 1; id < size; id++)
+    push(offsets[id] === undefined ? '0000000000 65535 f \n' : `${String(offsets[id]).padStart(10, '0')} 00000 n \n`);
   push(`trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts);
 }
@@ -82,14 +99,20 @@ export function pdfBomb(inflatedMb: number): Buffer {
  * level 9 (about 1 KB per MB), deflated again `layers - 1` more times (each layer named in the filter).
  */
 export async function spaceBomb(inflatedMb: number, layers = 1): Promise<Buffer> {
+  const data = await spaceBombData(inflatedMb, layers);
+  const filter = layers === 1 ? 'FlateDecode' : `[${' /FlateDecode'.repeat(layers).trim()}]`;
+  return pdfOf([{ data, filter }]);
+}
+
+/** spaceBomb's content stream alone, deflated `layers` times. */
+export async function spaceBombData(inflatedMb: number, layers = 1): Promise<Buffer> {
   let data = await deflated(function* () {
     yield Buffer.from('BT /F1 10 Tf 40 760 Td (hi) Tj ET\n', 'latin1');
     const spaces = Buffer.alloc(1024 * 1024, 0x20);
     for (let n = 0; n < inflatedMb; n++) yield spaces;
   });
   for (let n = 1; n < layers; n++) data = deflateSync(data, { level: 9 });
-  const filter = layers === 1 ? 'FlateDecode' : `[${' /FlateDecode'.repeat(layers).trim()}]`;
-  return pdfOf([{ data, filter }]);
+  return data;
 }
 
 async function deflated(chunks: () => Generator<Buffer>): Promise<Buffer> {
