@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { UsageRecord } from '../../src/stores/types.js';
 import { writeTestModels } from '../../src/test-models/write-test-models.js';
 import { onFirstDecode } from '../helpers/decode-hook.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -11,7 +12,7 @@ import { deployment } from './support.js';
  * A client that leaves while the embedded engine still evaluates its long prompt lets go of the
  * only sequence at the next evaluation batch, on chat completions and on Responses alike. The same
  * prompt sent again then finds only what was evaluated before the client left (its cached tokens),
- * not the whole prompt.
+ * not the whole prompt. The call it left is billed the prompt tokens evaluated before it went.
  */
 
 const MODEL = 'gen-4.7';
@@ -20,6 +21,7 @@ const LONG = 'lorem ipsum dolor '.repeat(200);
 let dir: string;
 let t: TestApp;
 let base: string;
+const records: UsageRecord[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'client-leaves-prompt-'));
@@ -28,6 +30,12 @@ beforeAll(async () => {
     models: { [MODEL]: deployment(paths.programmed, { parallel: 1, context_size: 8192 }) },
   });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const store = t.services.store;
+  const original = store.recordUsage.bind(store);
+  vi.spyOn(store, 'recordUsage').mockImplementation(async (batch) => {
+    records.push(...batch);
+    return original(batch);
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -71,5 +79,22 @@ describe('a client that leaves during prompt evaluation', () => {
     const usage = again.body['usage'] as { input_tokens: number; input_tokens_details: { cached_tokens: number } };
     expect(usage.input_tokens).toBeGreaterThan(3 * 512);
     expect(usage.input_tokens_details.cached_tokens).toBeLessThan(usage.input_tokens / 2);
+  }, 90_000);
+
+  it('the call it left is recorded 499 with the prompt tokens evaluated before it went', async () => {
+    const path = '/paas/v4/chat/completions';
+    // Nothing of the earlier prompts is reused: the record counts this prompt's own evaluation.
+    const messages = [{ role: 'user', content: `Another start. ${LONG}` }];
+    const seen = records.length;
+    await leaveDuringPrompt(path, { model: MODEL, messages, max_tokens: 1, stream: true });
+    const find = () => records.slice(seen).find((r) => r.status === 499);
+    await vi.waitFor(() => expect(find()).toBeDefined(), { timeout: 20_000, interval: 20 });
+    const record = find()!;
+    expect(record).toMatchObject({ operation: 'chat.completions', model: MODEL, completionTokens: 0 });
+    const engine = await t.services.chat!.engineFor(MODEL);
+    const whole = await engine.countTokens(messages as never, []);
+    // At least the batch under way when the client went; the sequence let go before the whole prompt.
+    expect(record.promptTokens).toBeGreaterThan(0);
+    expect(record.promptTokens).toBeLessThan(whole);
   }, 90_000);
 });

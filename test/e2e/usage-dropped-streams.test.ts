@@ -213,4 +213,31 @@ describe('a dropped stream is billed what it used', () => {
       upstreamCount([{ role: 'assistant', content: '' }]);
     expect(record.completionTokens).toBe(emitted);
   });
+
+  it('chat through an upstream that stalls before its first token: the client leaves, the prompt is billed (499)', async () => {
+    // The upstream takes the prompt (its reply's head is sent) and is still evaluating it.
+    streamReply = { contentType: 'text/event-stream', pieces: [], hang: true };
+    const asked = upstream.requests.length;
+    const closed = upstream.nextEarlyClose();
+    const client = new AbortController();
+    const sent = fetch(`${base}${CHAT}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` },
+      body: JSON.stringify({ model: 'gen-4.6', stream: true, messages: USER }),
+      signal: client.signal,
+    });
+    await vi.waitFor(() => expect(upstream.requests.length).toBeGreaterThan(asked), { timeout: 10_000, interval: 10 });
+    // The reply's head travels back to the server over loopback before the client leaves.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    client.abort();
+    await expect(sent).rejects.toThrow();
+    await closed;
+    const record = await theRecord();
+    expect(record).toMatchObject({
+      model: 'gen-4.6',
+      status: 499,
+      promptTokens: upstreamCount(USER),
+      completionTokens: 0,
+    });
+  });
 });

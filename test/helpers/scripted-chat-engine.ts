@@ -10,6 +10,7 @@ import type {
   ChatUsage,
   FinishReason,
   FunctionTool,
+  PromptProgress,
 } from '../../src/engines/chat/types.js';
 import { CHAT_MODEL_CODES, TOKENIZER_MODEL_CODES } from '../../src/models/catalogue.js';
 import { ChatService } from '../../src/services/chat/chat-service.js';
@@ -32,6 +33,10 @@ export const SCRIPTED_USAGE: ChatUsage = { promptTokens: 5, completionTokens: 3,
 interface Turn {
   parts: ChatStreamPart[];
   fail?: unknown;
+  /** Reported through the request's `onPrompt` before the first part, in order. */
+  prompt?: PromptProgress[];
+  /** After its parts, waits until the call is cancelled (an engine stalled in its prefill or output). */
+  stall?: boolean;
 }
 
 /**
@@ -75,11 +80,17 @@ export class ScriptedChatEngine implements ChatEngine {
     return this;
   }
 
+  /** Queues a reply that reports `progress` of its prompt, sends `pieces`, then waits to be cancelled. */
+  stalls(progress: PromptProgress[], pieces: string[] = []): this {
+    this.turns.push({ parts: pieces.map((text) => ({ type: 'text-delta', text })), prompt: progress, stall: true });
+    return this;
+  }
+
   generate(request: ChatRequest, signal: CancelSignal): AsyncIterable<ChatStreamPart> {
     this.requests.push(request);
     const turn = this.turns.shift();
     if (turn === undefined) throw new Error('ScriptedChatEngine: no reply scripted for this request');
-    return playback(turn, signal);
+    return playback(turn, request, signal);
   }
 
   async countTokens(messages: ChatMessage[], tools: FunctionTool[]): Promise<number> {
@@ -92,11 +103,14 @@ export class ScriptedChatEngine implements ChatEngine {
   }
 }
 
-async function* playback(turn: Turn, signal: CancelSignal): AsyncGenerator<ChatStreamPart> {
+async function* playback(turn: Turn, request: ChatRequest, signal: CancelSignal): AsyncGenerator<ChatStreamPart> {
+  for (const progress of turn.prompt ?? []) request.onPrompt?.(progress);
   for (const part of turn.parts) {
     if (signal.aborted) return;
     yield part;
   }
+  if (turn.stall && !signal.aborted)
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   if (turn.fail !== undefined && !signal.aborted) throw turn.fail;
 }
 

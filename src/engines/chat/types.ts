@@ -90,6 +90,24 @@ export interface ChatRequest {
   parallelToolCalls?: boolean | undefined;
   /** With `responseFormat: 'json_object'`: the JSON Schema the reply follows. */
   jsonSchema?: JsonSchema | undefined;
+  /**
+   * Where an engine says how far it got with the prompt before the reply's first part: called when
+   * the prompt is handed over for evaluation and as the evaluation progresses. A generation cut short
+   * before its first part is billed from this (services/chat/metered-parts.ts).
+   */
+  onPrompt?: ((progress: PromptProgress) => void) | undefined;
+}
+
+/**
+ * How far an engine got with a prompt. `tokens`: its length, where the engine tokenized it;
+ * `evaluated`: how many of them are in the model's state so far, where the engine knows; `cached`:
+ * of those, how many it reused rather than evaluated. `{}`: a server that counts the prompt itself
+ * has taken it.
+ */
+export interface PromptProgress {
+  tokens?: number | undefined;
+  evaluated?: number | undefined;
+  cached?: number | undefined;
 }
 
 export type ToolChoice = 'auto' | 'required' | { name: string };

@@ -2,7 +2,7 @@ import type { ChatEngine, ChatMessage, ChatRequest, FinishReason } from '../../e
 import { type CancelSignal, throwIfCancelled } from '../../util/cancel-signal.js';
 import { priceGeneration } from '../billing/priced-generation.js';
 import type { CallContext } from '../call-context.js';
-import { meterParts } from '../chat/metered-parts.js';
+import { meterGeneration } from '../chat/metered-parts.js';
 
 export interface CallResult {
   text: string;
@@ -70,7 +70,7 @@ export class ModelCaller {
     // Priced: each call reserves its worst case before it starts; the agent costs the sum of its calls.
     const usage = this.context.usage;
     const sink = usage.meter === undefined ? usage : await priceGeneration(usage, this.code, this.engine, request);
-    const parts = meterParts(this.engine.generate(request, this.signal), this.engine, request, sink);
+    const parts = meterGeneration(this.engine, request, this.signal, sink);
     for await (const part of parts) {
       if (part.type === 'text-delta') {
         text += part.text;

@@ -16,7 +16,7 @@ import { ChunkEncoder } from './chunk-encoder.js';
 import type { EngineDirectory } from './engine-directory.js';
 import { foldParts } from './fold-parts.js';
 import { mapChatRequest, type TurnOptions } from './map-request.js';
-import { meterParts } from './metered-parts.js';
+import { meterGeneration } from './metered-parts.js';
 import { checkPromptFits, PROMPT_BOUNDS_DEFAULTS, type PromptBounds } from './prompt-bounds.js';
 import { applySearchTools, hasSearchTool } from './search-tools.js';
 import type { ChatCompletion, CompletionIdentity } from './wire-types.js';
@@ -107,7 +107,7 @@ export class ChatService {
       // Field by field: an object spread here cost more than the rest of start() (V8's slow clone path).
       identity: { id: identity.id, requestId: identity.requestId, created: identity.created, model: body.model },
       toolStream: body.tool_stream === true && spec.toolStream,
-      parts: meterParts(engine.generate(request, call.signal), engine, request, sink),
+      parts: meterGeneration(engine, request, call.signal, sink),
       usage: undefined,
       webSearch: augmented?.webSearch && { results: augmented.webSearch, sequence: augmented.sequence },
     };

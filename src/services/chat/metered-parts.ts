@@ -2,10 +2,12 @@ import { tokenEstimate } from '../../engines/chat/token-bound.js';
 import type {
   ChatEngine,
   ChatMessage,
+  ChatRequest,
   ChatStreamPart,
   FunctionTool,
   PartIterator,
   PartStream,
+  PromptProgress,
 } from '../../engines/chat/types.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
 import type { UsageSink } from '../billing/priced-generation.js';
@@ -19,20 +21,39 @@ export interface MeteredPrompt {
 
 type Counter = Pick<ChatEngine, 'countTokens'>;
 
+/** What the engine said of the prompt before its first part (ChatRequest.onPrompt); `undefined`: nothing. */
+class PromptNote {
+  progress: PromptProgress | undefined = undefined;
+  readonly report = (progress: PromptProgress): void => {
+    this.progress = progress;
+  };
+}
+
 /**
  * An engine's parts as they are, with what they cost added to the request's `usage` however the
  * generation ends. An engine reports its figures in its finish part; one that never gets there (the
- * client went away, a timeout, an upstream failure after the first part) is billed the prompt's
- * tokens once evaluated (a first part proves it was) and the completion's tokens as emitted
- * (text, reasoning and tool calls), counted with the engine's own tokenizer when the stream ends.
- * A generation that ended before its first part used nothing billable.
+ * client went away, a timeout, an upstream failure or stall) is billed the prompt's tokens once
+ * evaluated and the completion's tokens as emitted (text, reasoning and tool calls):
+ * - after the first part, the prompt and the emitted text, counted with the engine's own tokenizer
+ *   when the stream ends;
+ * - before it, what the engine said of the prompt (`onPrompt`): the tokens evaluated where it says,
+ *   else the whole prompt once handed over (its length where the engine tokenized it, else counted);
+ * - nothing when the prompt never reached the engine's evaluation (refused, or waiting its turn).
  *
  * Every consumer of a generation (the chat service's two reply forms, the agents' model calls, and
  * the edges built on the chat service) gets this by consuming the stream: none notes usage itself.
  */
-export function meterParts(parts: PartStream, engine: Counter, prompt: MeteredPrompt, usage: UsageSink): PartStream {
+export function meterGeneration(
+  engine: Pick<ChatEngine, 'countTokens' | 'generate'>,
+  request: ChatRequest,
+  signal: CancelSignal,
+  usage: UsageSink,
+): PartStream {
+  const note = new PromptNote();
+  request.onPrompt = note.report;
+  const parts = engine.generate(request, signal);
   return {
-    [Symbol.asyncIterator]: () => new MeteredIterator(parts[Symbol.asyncIterator](), engine, prompt, usage),
+    [Symbol.asyncIterator]: () => new MeteredIterator(parts[Symbol.asyncIterator](), engine, request, usage, note),
   };
 }
 
@@ -53,6 +74,7 @@ class MeteredIterator implements PartIterator {
     private readonly engine: Counter,
     private readonly prompt: MeteredPrompt,
     private readonly usage: UsageSink,
+    private readonly note: PromptNote,
   ) {
     this.onResult = this.observe.bind(this);
     this.onError = this.failed.bind(this);
@@ -104,9 +126,20 @@ class MeteredIterator implements PartIterator {
   private end(): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.finished || !this.started) return;
-    this.usage.addLater(countCutShort(this.engine, this.prompt, this.emitted));
-    this.emitted = '';
+    if (this.finished) return;
+    if (this.started) {
+      this.usage.addLater(countCutShort(this.engine, this.prompt, this.emitted));
+      this.emitted = '';
+      return;
+    }
+    const progress = this.note.progress;
+    if (progress === undefined) return;
+    const tokens = progress.evaluated ?? progress.tokens;
+    if (tokens === undefined) this.usage.addLater(countCutShort(this.engine, this.prompt, ''));
+    else if (tokens > 0) {
+      const cached = progress.cached === undefined ? undefined : Math.min(progress.cached, tokens);
+      this.usage.add({ promptTokens: tokens, completionTokens: 0, cachedTokens: cached });
+    }
   }
 }
 

@@ -209,7 +209,12 @@ class Engine implements LlamaCppEngine {
       await this.cache?.restore(sequence, prompt);
       // The last prompt token is always evaluated again to get the next token's logits.
       const cachedTokens = Math.min(commonPrefix(sequence.contextTokens, prompt), prompt.length - 1);
-      if (!(await prefillPrompt(sequence, prompt, signal))) return;
+      // What the sequence holds of the prompt is what a call cut short in its prefill is billed.
+      const cached = Math.max(0, cachedTokens);
+      const evaluated = (tokens: number) => request.onPrompt?.({ tokens: prompt.length, evaluated: tokens, cached });
+      if (!(await prefillPrompt(sequence, prompt, signal, evaluated))) return;
+      // LlamaChat evaluates the rest (at least the last token) before the first part: the whole prompt.
+      evaluated(prompt.length);
       await this.cache?.save(sequence);
       this.generating.count++;
       let counted = true;

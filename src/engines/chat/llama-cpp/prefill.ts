@@ -9,11 +9,13 @@ import type { CancelSignal } from '../../../util/cancel-signal.js';
  * generated), so without this a client that leaves during a long prompt holds the sequence until
  * the whole prompt is evaluated. LlamaChat then finds these tokens in the sequence and evaluates
  * only what differs, at least the last token, whose logits give the first generated one.
+ * `onEvaluated` hears how many prompt tokens the sequence holds, before the first batch and after each.
  */
 export async function prefillPrompt(
   sequence: LlamaContextSequence,
   prompt: readonly Token[],
   signal: CancelSignal,
+  onEvaluated: (tokens: number) => void = () => {},
 ): Promise<boolean> {
   const end = prompt.length - 1;
   const batch = Math.max(1, sequence.context.batchSize);
@@ -21,9 +23,11 @@ export async function prefillPrompt(
     // Drops what the sequence holds past the prompt's common prefix (no shifting: a shift evaluates).
     await sequence.adaptStateToTokens(prompt as Token[], false);
     for (let at = sequence.nextTokenIndex; at < end; at = sequence.nextTokenIndex) {
+      onEvaluated(at);
       if (signal.aborted) return false;
       await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(at, Math.min(end, at + batch)));
     }
+    onEvaluated(sequence.nextTokenIndex);
   } catch (err) {
     if (signal.aborted) return false;
     throw upstreamFailure('The embedded model failed while reading the prompt', { cause: err });

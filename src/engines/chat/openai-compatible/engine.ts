@@ -39,6 +39,7 @@ export function createOpenAICompatibleEngine(options: OpenAICompatibleOptions): 
         request.maxTokens,
         signal,
         request.traceparent,
+        request.onPrompt,
       );
       // The upstream may still answer plain text: the reply is checked, never passed on as JSON mode.
       return request.responseFormat === 'json_object'

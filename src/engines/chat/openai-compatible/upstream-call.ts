@@ -4,7 +4,7 @@ import type { ApiError } from '../../../errors/api-error.js';
 import { failedOnStaleConnection, freshConnection } from '../../../net/upstream-agent.js';
 import type { CancelSignal } from '../../../util/cancel-signal.js';
 import { describeCause, statusError, upstreamFailure } from '../../upstream-errors.js';
-import type { ChatStreamPart, PartIterator } from '../types.js';
+import type { ChatRequest, ChatStreamPart, PartIterator } from '../types.js';
 import { type ChunkMapper, UpstreamReportedError } from './chunk-mapper.js';
 import type { ResolvedOptions } from './options.js';
 import { isBound, maxOutputEvents, ReplyMeter, transportCause } from './reply-bounds.js';
@@ -67,6 +67,8 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Part
     private readonly signal: CancelSignal,
     /** Sent as the `traceparent` header when tracing is on. */
     private readonly traceparent?: string | undefined,
+    /** Told when the upstream has taken the prompt (ChatRequest.onPrompt). */
+    private readonly onPrompt?: ChatRequest['onPrompt'],
   ) {
     this.meter = new ReplyMeter(target.options, maxTokens);
   }
@@ -122,6 +124,8 @@ export class UpstreamCall implements AsyncIterableIterator<ChatStreamPart>, Part
       });
     } else if (this.contentType.includes('json') || !this.target.stream) this.mode = 'whole';
     else this.mode = 'unexpected';
+    // A reply under way: the server has the prompt and evaluates it (it counts it itself, in its usage).
+    if (this.mode === 'sse' || this.mode === 'whole') this.onPrompt?.({});
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
