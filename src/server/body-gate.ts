@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { malformedRequest } from '../errors/errors.js';
+import { declaresBody } from './unread-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,11 +18,6 @@ export interface BodyLimitRule {
 }
 
 const mediaType = (header: string): string => (header.split(';', 1)[0] ?? '').trim().toLowerCase();
-
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
 
 /** A JSON object schema at the top (the body schemas of every route are). */
 function wantsObject(schema: unknown): boolean {
@@ -42,7 +38,7 @@ export function installBodyGate(app: FastifyInstance, rules: readonly BodyLimitR
   });
 
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (!hasBody(request)) return done(null, payload);
+    if (!declaresBody(request)) return done(null, payload);
     if (request.method === 'GET' || request.method === 'HEAD') {
       const error = `Request body is larger than the limit of 0 bytes: ${request.method} takes no body`;
       return done(malformedRequest(error, { status: 413 }), payload);

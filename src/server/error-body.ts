@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { ErrorReply } from '../api/error-reply.js';
 import type { ApiError } from '../errors/api-error.js';
 import { JSON_TYPE } from './json-type.js';
+import { bodyNotArrived } from './unread-body.js';
 
 /** The error body of a wire that is not this API's own (set per route: `config.errorShape`). */
 export type ErrorShape = (err: ApiError) => object;
@@ -34,6 +35,11 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
  */
 export function errorReplyOf(reply: FastifyReply, err: ApiError): ErrorReply | object {
   reply.request.errorCode = err.code;
+  // A refusal given before the body arrived (no key, no session, a role it lacks, a rate limit, a
+  // 413 or 415) does not drain it: the connection closes after the answer, so a client cannot make
+  // the server read and discard what it refused. Node reads the rest of a kept-alive connection's
+  // body to reach the next request; closed, it stops reading once the answer is written.
+  if (bodyNotArrived(reply.request)) reply.header('connection', 'close');
   if (!err.retryable) reply.header('x-should-retry', 'false');
   if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
   // A wire of another API (the Responses API) answers in its own error shape and status.

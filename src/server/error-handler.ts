@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { internalError, malformedRequest, overloaded, unknownApi } from '../errors/errors.js';
 import { describeFault, storeFault } from '../stores/faults.js';
@@ -32,18 +32,9 @@ function notObjectMessage(contentType: string | undefined): string {
   return 'Request body must be a JSON object';
 }
 
-/**
- * A body refused unread (413, 415) is not drained: the connection closes after the answer, so a
- * client cannot make the server read and discard what it would not take.
- */
-function sendRefusal(reply: FastifyReply, err: ApiError): FastifyReply {
-  if (err.status === 413 || err.status === 415) reply.header('connection', 'close');
-  return sendApiError(reply, err);
-}
-
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof ApiError) return sendRefusal(reply, err);
+    if (err instanceof ApiError) return sendApiError(reply, err);
     if (err.validation) {
       const bodyNotObject =
         err.validationContext === 'body' && err.validation.some((e) => e.instancePath === '' && e.keyword === 'type');
@@ -53,7 +44,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     // The limit that applied is the route's own (body-gate.ts gives every route one).
     const known = frameworkError(err, request.routeOptions.bodyLimit);
-    if (known) return sendRefusal(reply, known);
+    if (known) return sendApiError(reply, known);
     // A database that cannot be reached or written is the operator's outage, not a bug: 503 with
     // the cause and a time to come back, never a 500 (docs/architecture.md, "Outages").
     const fault = storeFault(err);
