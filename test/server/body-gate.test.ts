@@ -13,12 +13,15 @@ const CONTROL_LIMIT = 64 * 1024;
 let t: TestApp;
 let base: URL;
 let admin: ConsoleClient;
+let holder: ConsoleClient;
 /** The server's end of each connection, by the client's port: what it read of a body. */
 const serverSockets = new Map<number, Socket>();
 
 beforeAll(async () => {
   t = await createTestApp({ security: { admin_key: ADMIN_KEY } });
   admin = await signIn(t.app, { admin_key: ADMIN_KEY });
+  const { password } = await t.services.accounts.createAccount({ name: 'Ada', email: 'ada@example.test' });
+  holder = await signIn(t.app, { email: 'ada@example.test', password });
   t.app.server.on('connection', (socket: Socket) => serverSockets.set(socket.remotePort!, socket));
   base = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
 });
@@ -152,16 +155,16 @@ interface Upload {
 const UPLOAD = 200 * 1024 * 1024;
 
 /**
- * Declares a 200 MB body and writes it whatever the server answers, on a connection it asks to
+ * Declares `size` bytes of body (200 MB) and writes them whatever the server answers, on a connection it asks to
  * keep alive, until the server closes the connection or all is sent: a client that will not stop.
  */
-function upload(method: string, path: string, headers: Record<string, string>): Promise<Upload> {
+function upload(method: string, path: string, headers: Record<string, string>, size = UPLOAD): Promise<Upload> {
   return new Promise<Upload>((resolve, reject) => {
     const client = connect(Number(base.port), base.hostname);
     const head = Object.entries({
       host: base.host,
       connection: 'keep-alive',
-      'content-length': String(UPLOAD),
+      'content-length': String(size),
       ...headers,
     })
       .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -197,7 +200,7 @@ function upload(method: string, path: string, headers: Record<string, string>): 
       port = client.localPort!;
       client.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n`);
       const write = () => {
-        while (!closed && sent < UPLOAD) {
+        while (!closed && sent < size) {
           sent += chunk.length;
           if (!client.write(chunk)) return void client.once('drain', write);
         }
@@ -231,6 +234,18 @@ describe('a refusal before the body is read', () => {
   it('no session on a console route: 401, read no further', async () => {
     const sent = await upload('POST', '/console/api/keys', { 'content-type': 'application/json' });
     expect(sent).toMatchObject({ status: 401, connection: 'close' });
+    expect(sent.serverRead).toBeLessThan(MB);
+  }, 60_000);
+
+  it("an account holder on the import (the admin's): 403, read no further", async () => {
+    // 60 MB: within the import's 64 MiB, so only the role keeps it from being read.
+    const sent = await upload(
+      'POST',
+      '/console/api/search/import',
+      { 'content-type': 'application/x-ndjson', cookie: holder.cookie, 'x-csrf-token': holder.csrf },
+      60 * MB,
+    );
+    expect(sent).toMatchObject({ status: 403, connection: 'close' });
     expect(sent.serverRead).toBeLessThan(MB);
   }, 60_000);
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, invalidRequest } from '../../errors/errors.js';
+import type { FastifyInstance } from 'fastify';
+import { invalidRequest } from '../../errors/errors.js';
 import type { IndexedDocument } from '../../search/types.js';
 import { modelOverview } from '../../services/models/model-overview.js';
 import type { PlatformServices } from '../../services/platform-services.js';
@@ -42,9 +42,8 @@ const DocumentsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-function requireAdmin(request: FastifyRequest, what: string): void {
-  if (principalOf(request).kind !== 'admin') throw forbidden(`Only the admin ${what}`);
-}
+/** The search index is the admin's: refused to anyone else before a body is read (console/api.ts). */
+const SEARCH_ADMIN = { adminOnly: 'manages the search index' };
 
 const jobView = (j: IndexJob) => ({
   id: j.id,
@@ -99,8 +98,7 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
     return { token: issued.token, key_id: issued.keyId, expires_at: Math.floor(issued.expiresAt / 1000) };
   });
 
-  scope.get('/search', { schema: { ...hide, querystring: DocumentsQuery } }, async (request) => {
-    requireAdmin(request, 'manages the search index');
+  scope.get('/search', { schema: { ...hide, querystring: DocumentsQuery }, config: SEARCH_ADMIN }, async (request) => {
     const query = request.query as { collection?: string; offset?: string };
     const offset = Number(query.offset ?? 0);
     const index = services.search.index;
@@ -116,8 +114,7 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
     };
   });
 
-  scope.post('/search/crawl', { schema: { ...hide, body: CrawlBody } }, async (request) => {
-    requireAdmin(request, 'manages the search index');
+  scope.post('/search/crawl', { schema: { ...hide, body: CrawlBody }, config: SEARCH_ADMIN }, async (request) => {
     const body = request.body as {
       url: string;
       max_pages?: number;
@@ -157,10 +154,9 @@ export async function platformRoutes(scope: FastifyInstance, services: PlatformS
     {
       schema: { ...hide, querystring: ImportQuery },
       bodyLimit: MAX_IMPORT_BYTES,
-      config: { contentTypes: ['application/x-ndjson', 'application/jsonl'] },
+      config: { ...SEARCH_ADMIN, contentTypes: ['application/x-ndjson', 'application/jsonl'] },
     },
     async (request) => {
-      requireAdmin(request, 'manages the search index');
       const query = request.query as { name?: string; collection?: string; account?: string };
       const lines = request.body;
       if (!Buffer.isBuffer(lines) || lines.length === 0)

@@ -27,6 +27,8 @@ export async function consoleApi(scope: FastifyInstance, { services }: { service
         throw forbidden(`CSRF check failed: send the session's token in the ${CSRF_HEADER} header`);
       }
     }
+    const adminOnly = request.routeOptions.config.adminOnly;
+    if (adminOnly !== undefined && active.principal.kind !== 'admin') throw forbidden(`Only the admin ${adminOnly}`);
     request.consoleSession = active;
   });
   await sessionRoutes(scope, services);

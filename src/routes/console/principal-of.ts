@@ -10,6 +10,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A console route that needs no session (signing in). */
     signedOut?: boolean;
+    /**
+     * What only the admin does on this console route ("manages the search index"): anyone else is
+     * refused (403) by the session hook, before a byte of the body is read.
+     */
+    adminOnly?: string;
   }
 }
 
