@@ -69,7 +69,7 @@ export const ReaderConfigSchema = Type.Object(
       minimum: 1,
       default: 64,
       description:
-        "What a PDF's compressed streams may decode to in total, counted before the PDF is parsed (inflated streams are memory outside the heap cap); a PDF past it, or an encrypted one, fails with 1234.",
+        "What a PDF's compressed streams may decode to in total, counted before the PDF is parsed, each stream read as pdf.js reads it (inflated streams are memory outside the heap cap); while it is read, pdf.js's buffers for it are held to the file's size plus four times this. A PDF past either, or an encrypted one, fails with 1234.",
     }),
   },
   { additionalProperties: false, default: {} },

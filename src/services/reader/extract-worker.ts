@@ -9,6 +9,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { TSchema } from '@sinclair/typebox';
 import { jsonWriter } from '../../api/json-writer.js';
 import type { ReaderResult } from '../../api/reader-reply.js';
+import { installBufferMeter } from './pdf-buffers.js';
 import { type PageJob, type PageReading, readPage } from './read-page.js';
 
 /** What the pool starts a thread with: the reply's `reader_result` schema (api/reader-reply.ts). */
@@ -41,6 +42,8 @@ const encoder = new TextEncoder();
 
 const port = parentPort;
 if (!port) throw new Error('extract-worker.ts runs in a worker thread');
+// pdf.js allocates through this thread's typed-array constructors: count what a PDF takes.
+installBufferMeter();
 
 function reply(to: MessagePort, id: number, reading: PageReading): void {
   if (!reading.ok) {

@@ -30,6 +30,7 @@ import {
  *
  * Filters that only compress images (DCT, JPX, JBIG2, CCITT) end the count: pdf.js decodes no image
  * to extract text. Encrypted files are refused: their streams cannot be measured without the key.
+ * What pdf.js allocates while it reads is bounded once more in the extraction thread (pdf-buffers.ts).
  */
 export class PdfTooLarge extends Error {}
 
@@ -202,7 +203,8 @@ function dataStart(text: string, from: number): number {
 
 /**
  * The stream's dictionary, however long: the one that ends just before the keyword when the text
- * since the previous stream is read object by object, and any parsed from an `N G obj` (or, failing
+ * since the previous stream is read object by object; failing that (bytes between objects that no
+ * parser reads, as pdf.js jumps to each object's offset), any parsed from an `N G obj` (or, failing
  * those, from a `<<`) that ends there. Every such parse counts: a decoy can only add a reading.
  */
 function dictionaries(text: string, keyword: number, lower: number): PdfDict[] {
@@ -221,6 +223,7 @@ function dictionaries(text: string, keyword: number, lower: number): PdfDict[] {
       at = end;
     }
   } catch {}
+  if (found.length) return found;
   const objects = [...region.matchAll(/(?<![\d.])\d+\s+\d+\s+obj(?![^\s()<>[\]{}/%])/g)];
   for (const match of objects.slice(-16)) tryAt((match.index ?? 0) + match[0].length);
   if (found.length) return found;

@@ -24,11 +24,13 @@ export type PdfDict = Map<string, PdfValue>;
 /** Thrown where pdf.js's Lexer or Parser would fail (an illegal character, the end of the file). */
 export class PdfSyntaxError extends Error {}
 
-const WHITE = new Set([0, 9, 10, 12, 13, 32]);
-const DELIMITERS = new Set('()<>[]{}/%'.split('').map((c) => c.charCodeAt(0)));
-export const isWhite = (code: number): boolean => WHITE.has(code);
+/** pdf.js's specialChars: 1 whitespace, 2 a delimiter. */
+const CLASS: number[] = Array.from({ length: 256 }, (_, code) =>
+  [0, 9, 10, 12, 13, 32].includes(code) ? 1 : '()<>[]{}/%'.includes(String.fromCharCode(code)) ? 2 : 0,
+);
+export const isWhite = (code: number): boolean => CLASS[code] === 1;
 /** Ends a name, number or command token. */
-export const isSpecial = (code: number): boolean => WHITE.has(code) || DELIMITERS.has(code);
+export const isSpecial = (code: number): boolean => (CLASS[code] ?? 0) !== 0;
 
 /** Past whitespace and comments. */
 export function skipSpace(text: string, at: number): number {
@@ -37,7 +39,7 @@ export function skipSpace(text: string, at: number): number {
     const code = text.charCodeAt(i);
     if (code === 0x25) {
       while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-    } else if (WHITE.has(code)) i++;
+    } else if (CLASS[code] === 1) i++;
     else break;
   }
   return i;

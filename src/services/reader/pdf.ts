@@ -1,6 +1,9 @@
+import { bufferBudgetSpent } from './pdf-buffers.js';
+
 /**
  * PDF to text with pdfjs-dist's legacy build (the one meant for Node). Lines are rebuilt from the
- * text items' end-of-line flags; pages are separated by blank lines.
+ * text items' end-of-line flags; pages are separated by blank lines. A PDF whose buffer budget is
+ * spent (pdf-buffers.ts) is read no further.
  */
 
 interface TextItem {
@@ -43,7 +46,7 @@ export async function pdfToText(bytes: Buffer, maxPages = 500): Promise<PdfText>
   }).promise;
   try {
     const pages: string[] = [];
-    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) {
+    for (let n = 1; n <= Math.min(doc.numPages, maxPages) && !bufferBudgetSpent(); n++) {
       const page = await doc.getPage(n);
       const { items } = await page.getTextContent();
       pages.push(

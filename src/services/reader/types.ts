@@ -51,7 +51,8 @@ export interface ReaderServiceOptions {
   workerMemoryMb?: number;
   /**
    * What a PDF's streams may decode to in total, MB, counted before the PDF is parsed (inflated
-   * streams are memory outside the heap cap); past it the read fails with 1234.
+   * streams are memory outside the heap cap); pdf.js's buffers while it reads the PDF are held to
+   * the file's size plus four times this. Past either the read fails with 1234.
    */
   pdfMaxDecodedMb?: number;
   /** Longest a page may hold an extraction thread, seconds, whatever the read's timeout. */
