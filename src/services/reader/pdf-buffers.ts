@@ -7,9 +7,10 @@
  * and refuse, before allocating, one that would take the document past its budget. The document is
  * marked, so that the read fails with PdfTooLarge even where pdf.js catches the error and goes on.
  *
- * Only `new` and the constructors' own `from`/`of` pass through the proxies: Node's Buffers, the
- * engine's internals and `subarray`/`slice` (species of the real constructor) do not, and
- * `instanceof`, subclassing and the statics behave as before.
+ * WebAssembly memory (pdf.js decodes JPEG 2000 with it) is counted as it grows. Only `new` and the
+ * constructors' own `from`/`of` pass through the proxies: Node's Buffers, the engine's internals
+ * and `subarray`/`slice` (species of the real constructor) do not, and `instanceof`, subclassing
+ * and the statics behave as before.
  */
 import type { PdfTooLarge } from './pdf-streams.js';
 
@@ -88,6 +89,14 @@ export function installBufferMeter(): void {
     },
   });
   global.ArrayBuffer = buffer;
+  // pdf.js's JPEG 2000 decoder is WebAssembly (OpenJPEG): its heap grows by Memory.grow, called from
+  // JavaScript, and no typed array is made for it.
+  const memory = WebAssembly.Memory.prototype;
+  const grow = memory.grow;
+  memory.grow = function (this: WebAssembly.Memory, delta: number): number {
+    charge(delta * 65_536);
+    return grow.call(this, delta);
+  };
 }
 
 /**

@@ -52,6 +52,10 @@ describe('PDF buffer budget', () => {
     expect(outcome).toMatchObject({ text: expect.stringContaining('Line 49') });
   }, 60_000);
 
+  it('counts WebAssembly memory as it grows (pdf.js decodes JPEG 2000 in WebAssembly)', async () => {
+    expect(await inThread({ mode: 'wasm' })).toEqual({ refused: 'over the buffer budget' });
+  });
+
   it('keeps instanceof, subclasses, statics and views of the typed arrays working', async () => {
     expect(await inThread({ mode: 'types' })).toEqual({ types: [true, true, true, true, true, true] });
   });

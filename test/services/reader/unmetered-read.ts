@@ -9,7 +9,7 @@ import { installBufferMeter, pdfBufferLimit, withBufferBudget } from '../../../s
 import { PdfTooLarge } from '../../../src/services/reader/pdf-streams.js';
 
 export interface UnscannedJob {
-  mode: 'read' | 'swallowed' | 'types';
+  mode: 'read' | 'swallowed' | 'types' | 'wasm';
   pdf?: Uint8Array;
   maxDecodedBytes?: number;
 }
@@ -42,6 +42,16 @@ async function run(): Promise<UnscannedOutcome> {
         new Uint8Array(2 * 1024 * 1024);
       } catch {}
       return 'read on';
+    });
+    return { text };
+  }
+  if (job.mode === 'wasm') {
+    // As OpenJPEG's heap grows: 256 KiB fits a 1 MB budget, 2 MB more does not.
+    const text = await withBufferBudget(1024 * 1024, tooLarge, async () => {
+      const memory = new WebAssembly.Memory({ initial: 1, maximum: 1000 });
+      memory.grow(4);
+      memory.grow(32);
+      return `${memory.buffer.byteLength}`;
     });
     return { text };
   }
