@@ -91,9 +91,13 @@ export function installBufferMeter(): void {
   global.ArrayBuffer = buffer;
   // pdf.js's JPEG 2000 decoder is WebAssembly (OpenJPEG): its heap grows by Memory.grow, called from
   // JavaScript, and no typed array is made for it.
-  const memory = WebAssembly.Memory.prototype;
+  // (The server's TypeScript lib has no WebAssembly types: the one method used is typed here.)
+  type Memory = { grow(this: Memory, delta: number): number };
+  const wasm = (globalThis as unknown as { WebAssembly?: { Memory: { prototype: Memory } } }).WebAssembly;
+  if (!wasm) return;
+  const memory = wasm.Memory.prototype;
   const grow = memory.grow;
-  memory.grow = function (this: WebAssembly.Memory, delta: number): number {
+  memory.grow = function (delta) {
     charge(delta * 65_536);
     return grow.call(this, delta);
   };
