@@ -7,6 +7,7 @@ import { errorReplyOf, sendApiError } from '../server/error-body.js';
 import { unixSeconds } from '../server/ids.js';
 import { admitKey, identifyKey } from '../server/key-admission.js';
 import { normalizeBody } from '../server/normalize-body.js';
+import { tenantOf } from '../server/tenant-of.js';
 import { priceCall, pricedPerCall } from '../services/billing/priced-call.js';
 import { checkModel } from '../services/keys/key-policy.js';
 import type { PlatformServices } from '../services/platform-services.js';
@@ -202,10 +203,4 @@ async function runOperation(
     if (err instanceof ApiError && !reply.sent) return sendApiError(reply, err);
     throw err;
   }
-}
-
-/** Whose turn a request waits in: its account's, then its key's (util/fair-queue.ts groups by the part before `/`). */
-function tenantOf(request: FastifyRequest): string {
-  const key = request.apiKey!.id;
-  return request.keyAccount ? `${request.keyAccount.accountId}/${key}` : key;
 }

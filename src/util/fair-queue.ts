@@ -194,7 +194,7 @@ export class FairQueue<T = void> {
 }
 
 /** A key's group: the part before its first `/` (an account's keys are `account/key`), else the key itself. */
-const groupOf = (key: string): string => {
+export const groupOf = (key: string): string => {
   const at = key.indexOf('/');
   return at === -1 ? key : key.slice(0, at);
 };

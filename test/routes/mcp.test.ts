@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const PAGE = `<!doctype html><html><head><title>The lighthouse keeper</title></head><body><article>
@@ -118,6 +118,36 @@ describe('remote MCP servers: web search and web reader', () => {
     const totals = await usage(key);
     expect(totals.requests).toBe(1);
     expect(totals.byOperation['reader']?.requests).toBe(1);
+  });
+
+  it('reads under the tenant of the reader operation: account, then key', async () => {
+    await t.services.store.accounts.createAccount({
+      id: 'acc-reader',
+      name: 'Reader',
+      email: 'reader@example.com',
+      passwordHash: 'x',
+      createdAt: Date.now(),
+      disabledAt: undefined,
+    });
+    const key = await t.newKey();
+    const keyId = key.split('.')[0]!;
+    await t.services.store.accounts.setKeyOwner(keyId, 'acc-reader');
+    t.services.accountPolicies.forget(keyId);
+    const read = vi.spyOn(t.services.reader, 'read');
+    try {
+      const client = await connect(READER, key);
+      try {
+        const r = await client.callTool({ name: 'webReader', arguments: { url: pageUrl, return_format: 'text' } });
+        expect(r.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+      expect((await t.post('/paas/v4/reader', { url: pageUrl }, key)).status).toBe(200);
+      const tenants = read.mock.calls.map(([, options]) => options?.tenant);
+      expect(tenants).toEqual([`acc-reader/${keyId}`, `acc-reader/${keyId}`]);
+    } finally {
+      read.mockRestore();
+    }
   });
 
   it('answers bad arguments and the reader’s refusals as tool errors, billed nothing', async () => {

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { WebReaderArgs, WebSearchPrimeArgs } from '../../api/mcp-tools.js';
+import { tenantOf } from '../../server/tenant-of.js';
 import type { PlatformServices } from '../../services/platform-services.js';
 import type { CancelSignal } from '../../util/cancel-signal.js';
 
@@ -57,8 +58,8 @@ export const webReader = defineTool<WebReaderArgs>({
   input: WebReaderArgs,
   operation: 'reader',
   async run({ args, services, request, signal }) {
-    // The key is the tenant: extraction threads serve keys in turn, as for the reader operation.
-    const output = await services.reader.read(args, { signal, tenant: request.apiKey?.id ?? '', index: true });
+    // The tenant of the reader operation: extraction threads serve accounts, then their keys, in turn.
+    const output = await services.reader.read(args, { signal, tenant: tenantOf(request), index: true });
     return decoder.decode(output.json);
   },
 });

@@ -3,6 +3,7 @@ import { ReaderResult } from '../../api/reader-reply.js';
 import { overloaded } from '../../errors/errors.js';
 import type { Deadline } from '../../net/deadline.js';
 import { FairGate } from '../../util/fair-gate.js';
+import { groupOf } from '../../util/fair-queue.js';
 import type { ExtractWorkerData, ThreadReading, WorkerJob, WorkerReply } from './extract-worker.js';
 import type { PageJob } from './read-page.js';
 
@@ -14,7 +15,8 @@ import type { PageJob } from './read-page.js';
  * interrupted any other way) and a new one takes its place. A thread's heap is capped at `memoryMb`;
  * a page that needs more ends the thread, and only that page fails. A page holds a thread for at most
  * `maxSeconds`, whatever its read's timeout. Pages waiting for a thread are served lane by lane (a
- * lane: a key), and one lane holds at most all threads but one.
+ * lane: a key, `account/key` for a key of an account), and one account (or a key without one) holds
+ * at most all threads but one, however many of its keys read.
  */
 export interface ExtractPoolOptions {
   /** Threads at most. */
@@ -40,7 +42,8 @@ export interface ExtractPool {
    * Reads a page in a thread. A job past its deadline or over the memory cap resolves as a failed
    * reading with the reason; a client that leaves rejects it with the signal's reason.
    * `transfer`: the caller hands over the body's memory (no copy; its Buffer is unusable after).
-   * `lane`: whose page it is (a key or account): pages waiting for a thread are served lane by lane.
+   * `lane`: whose page it is (a key, or `account/key`): pages waiting for a thread are served lane by
+   * lane, and the account's keys share one account's threads.
    */
   read(job: PageJob, deadline: Deadline, options?: { transfer?: boolean; lane?: string }): Promise<ThreadReading>;
   stats(): ExtractPoolStats;
@@ -53,7 +56,9 @@ interface Task {
   transfer: ArrayBuffer[];
   deadline: Deadline;
   lane: string;
-  /** Counted among its lane's pages (in line for a thread or on one); else held back. */
+  /** Whose share of threads it counts against: the lane's account, or the lane itself without one. */
+  share: string;
+  /** Counted among its share's pages (in line for a thread or on one); else held back. */
   admitted: boolean;
   settled: boolean;
   slot?: Slot;
@@ -77,8 +82,9 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   // page by one page per waiting key, not by the whole burst), at most `queueSize` of them.
   const fullMessage = `too many pages are waiting to be extracted (reader.extract_queue_size = ${options.queueSize}); retry shortly`;
   const places = new FairGate(options.size, { limit: options.queueSize, fullMessage, retryAfter: 1 });
-  // One lane holds at most all threads but one, so that another caller's page always finds one.
-  const laneShare = Math.max(1, options.size - 1);
+  // One account (or key without one) holds at most all threads but one, so that another caller's
+  // page always finds one: an account's keys count together, as their turns in `places` do.
+  const threadShare = Math.max(1, options.size - 1);
   const admitted = new Map<string, number>();
   const held = new Map<string, Task[]>();
   let heldCount = 0;
@@ -164,23 +170,23 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     slot.worker.postMessage({ id: task.id, job: task.job } satisfies WorkerJob, task.transfer);
   }
 
-  /** In line for a thread, or held back while its lane has its share of threads. */
+  /** In line for a thread, or held back while its share has all the threads it may. */
   function admit(task: Task): void {
-    const { lane } = task;
-    const count = admitted.get(lane) ?? 0;
+    const { lane, share } = task;
+    const count = admitted.get(share) ?? 0;
     const full = !places.hasRoom && places.waiting + heldCount >= options.queueSize;
-    if (full && !pushOutFor(lane)) {
+    if (full && !pushOutFor(share)) {
       task.settle({ error: overloaded(fullMessage, { retryAfter: 1 }) });
       return;
     }
-    if (count >= laneShare) {
-      const line = held.get(lane);
+    if (count >= threadShare) {
+      const line = held.get(share);
       if (line) line.push(task);
-      else held.set(lane, [task]);
+      else held.set(share, [task]);
       heldCount++;
       return;
     }
-    admitted.set(lane, count + 1);
+    admitted.set(share, count + 1);
     task.admitted = true;
     const { signal } = task.deadline;
     places.enter(lane, signal).then(
@@ -190,11 +196,11 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
   }
 
   /**
-   * The queue is full: as in the fair queue, a lane holding back two pages more than `lane` gives up
-   * its newest, so that one key filling the queue cannot lock the others out.
+   * The queue is full: as in the fair queue, a share holding back two pages more than `share` gives
+   * up its newest, so that one account filling the queue cannot lock the others out.
    */
-  function pushOutFor(lane: string): boolean {
-    const own = held.get(lane)?.length ?? 0;
+  function pushOutFor(share: string): boolean {
+    const own = held.get(share)?.length ?? 0;
     let longest: Task[] | undefined;
     for (const line of held.values()) if (!longest || line.length > longest.length) longest = line;
     const victim = longest && longest.length >= own + 2 ? longest.at(-1) : undefined;
@@ -202,24 +208,24 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     return victim !== undefined;
   }
 
-  /** The task is settled: its lane's share frees up, or it leaves the held pages. */
-  function leaveLane(task: Task): void {
-    const { lane } = task;
+  /** The task is settled: its share frees up, or it leaves the held pages. */
+  function leaveShare(task: Task): void {
+    const { share } = task;
     if (!task.admitted) {
-      const line = held.get(lane);
+      const line = held.get(share);
       const at = line?.indexOf(task) ?? -1;
       if (line && at >= 0) {
         line.splice(at, 1);
         heldCount--;
       }
-      if (line?.length === 0) held.delete(lane);
+      if (line?.length === 0) held.delete(share);
       return;
     }
-    const count = (admitted.get(lane) ?? 1) - 1;
-    if (count > 0) admitted.set(lane, count);
-    else admitted.delete(lane);
-    const next = held.get(lane)?.shift();
-    if (held.get(lane)?.length === 0) held.delete(lane);
+    const count = (admitted.get(share) ?? 1) - 1;
+    if (count > 0) admitted.set(share, count);
+    else admitted.delete(share);
+    const next = held.get(share)?.shift();
+    if (held.get(share)?.length === 0) held.delete(share);
     if (next) {
       heldCount--;
       admit(next);
@@ -249,20 +255,22 @@ export function createExtractPool(options: ExtractPoolOptions): ExtractPool {
     read(job, deadline, readOptions = {}) {
       if (closed) return Promise.reject(new Error('the reader is closed'));
       const { signal } = deadline;
+      const lane = readOptions.lane ?? '';
       return new Promise<ThreadReading>((resolve, reject) => {
         const task: Task = {
           id: ++nextId,
           job,
           transfer: readOptions.transfer ? transferable(job.body) : [],
           deadline,
-          lane: readOptions.lane ?? '',
+          lane,
+          share: groupOf(lane),
           admitted: false,
           settled: false,
           settle(outcome) {
             if (task.settled) return;
             task.settled = true;
             signal.removeEventListener('abort', onAbort);
-            leaveLane(task);
+            leaveShare(task);
             if ('reading' in outcome) resolve(outcome.reading);
             else reject(outcome.error);
           },

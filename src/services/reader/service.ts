@@ -28,7 +28,10 @@ export interface ReaderOutput {
 
 export interface ReadOptions {
   signal?: CancelSignal | undefined;
-  /** Whose read it is (the key's id): pages waiting for an extraction thread take turns by tenant. */
+  /**
+   * Whose read it is (the key's id, `account/key` for a key of an account): pages waiting for an
+   * extraction thread take turns by tenant, and an account's keys share its threads.
+   */
   tenant?: string | undefined;
   /**
    * A client's read (the reader operation, the web reader MCP tool), whose page goes into the search
