@@ -249,6 +249,23 @@ describe('a refusal before the body is read', () => {
     expect(sent.serverRead).toBeLessThan(MB);
   }, 60_000);
 
+  it("a key past its requests per minute: 429, read no further; so is a body over the route's limit (413)", async () => {
+    const key = await t.newKey({ limits: { concurrent: 0, requests_per_minute: 1, windows: [] } });
+    await t.post('/paas/v4/tokenizer', {}, key);
+    const limited = await upload('POST', '/paas/v4/tokenizer', {
+      'content-type': 'application/json',
+      authorization: `Bearer ${key}`,
+    });
+    expect(limited).toMatchObject({ status: 429, connection: 'close' });
+    expect(limited.serverRead).toBeLessThan(MB);
+    const large = await upload('POST', '/paas/v4/tokenizer', {
+      'content-type': 'application/json',
+      authorization: `Bearer ${t.key}`,
+    });
+    expect(large).toMatchObject({ status: 413, connection: 'close' });
+    expect(large.serverRead).toBeLessThan(MB);
+  }, 60_000);
+
   it('a refusal after the body was read, and an answer, keep the connection', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const post = (body: string) =>
