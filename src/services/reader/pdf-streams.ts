@@ -44,7 +44,14 @@ export async function checkPdfStreams(pdf: Buffer, maxBytes: number, bound: stri
     throw new PdfTooLarge('the PDF is encrypted; its streams cannot be measured before reading');
   const file = new PdfFile(pdf, text);
   let total = 0;
-  for (const readings of streams(file)) {
+  // Streams written inside one another's data make the text read again and again: past a few
+  // times the file's size, the file is no honest one.
+  let work = 0;
+  const allowance = 8 * pdf.length + 1024 * 1024;
+  for (const { readings, scanned } of streams(file)) {
+    work += scanned + readings.reduce((sum, reading) => sum + reading.data.length, 0);
+    if (work > allowance)
+      throw new PdfTooLarge('the PDF nests streams in one another too often to be measured before reading');
     let most = 0;
     for (const reading of readings) {
       most = Math.max(most, await measure(reading, maxBytes - total + 1));
@@ -155,8 +162,8 @@ class PdfFile {
 
 const STREAM = 'stream';
 
-/** The readings of each `stream` keyword of the file, in order. */
-function* streams(file: PdfFile): Generator<Reading[]> {
+/** The readings of each `stream` keyword of the file, in order, with how much text was parsed to find its dictionary. */
+function* streams(file: PdfFile): Generator<{ readings: Reading[]; scanned: number }> {
   const { pdf, text } = file;
   let previous: { start: number; end: number } | undefined;
   for (let at = 0; ; ) {
@@ -188,7 +195,7 @@ function* streams(file: PdfFile): Generator<Reading[]> {
       if (!flate && zlibHeader(data)) readings.push({ data, stages: 'sniff' });
     }
     if (dicts.length) previous = { start, end: Math.max(...ranges) };
-    yield readings;
+    yield { readings, scanned: keyword - lower };
   }
 }
 

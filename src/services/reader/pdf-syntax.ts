@@ -46,14 +46,14 @@ export function skipSpace(text: string, at: number): number {
 }
 
 type Token = { kind: 'cmd'; cmd: string } | { kind: 'value'; value: PdfValue };
+const value = (v: PdfValue, end: number) => ({ token: { kind: 'value' as const, value: v }, end });
+const cmd = (name: string, end: number) => ({ token: { kind: 'cmd' as const, cmd: name }, end });
 
 /** The next token from `at` (after whitespace and comments), and where it ends. */
 function token(text: string, at: number): { token: Token; end: number } {
   let i = skipSpace(text, at);
   if (i >= text.length) throw new PdfSyntaxError('end of file');
   const c = text[i] as string;
-  const value = (v: PdfValue, end: number) => ({ token: { kind: 'value' as const, value: v }, end });
-  const cmd = (name: string, end: number) => ({ token: { kind: 'cmd' as const, cmd: name }, end });
   if ('0123456789+-.'.includes(c)) {
     let j = i + 1;
     while (j < text.length && !isSpecial(text.charCodeAt(j))) j++;

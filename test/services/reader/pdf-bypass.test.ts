@@ -164,6 +164,11 @@ describe('checkPdfStreams reads a stream dictionary as pdf.js does', () => {
     await refused([{ data: late, dict: (n) => `<< /Length ${n} /Filter /LZW /DecodeParms << /EarlyChange 0 >> >>` }]);
   });
 
+  it('refuses a file that writes streams inside one another past reason (each would be read again)', async () => {
+    const nested = Buffer.from(`${'0 '.repeat(500)}\nstream\n`.repeat(400), 'latin1');
+    await expect(checkPdfStreams(pdfOf([{ data: nested }]), 64 * MB, 'x')).rejects.toThrow(/nests streams/);
+  });
+
   it('counts the whole row a predictor writes, however little data it has', async () => {
     const { deflateSync } = await import('node:zlib');
     const rows = deflateSync(Buffer.alloc(64, 1));
