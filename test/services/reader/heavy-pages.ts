@@ -125,3 +125,26 @@ async function deflated(chunks: () => Generator<Buffer>): Promise<Buffer> {
   await done;
   return Buffer.concat(out);
 }
+
+/**
+ * An LZW stream whose codes decode one byte longer each (~7 MB from 5 KB): LZW data has no header a
+ * scan could recognise, so these show the dictionary itself is read as pdf.js reads it.
+ */
+export function lzwBomb(earlyChange = 1): Buffer {
+  const codes: number[] = [256, 32];
+  for (let code = 258; code < 4095; code++) codes.push(code);
+  let bits = '';
+  let width = 9;
+  let next = 258;
+  for (const [i, code] of codes.entries()) {
+    bits += code.toString(2).padStart(width, '0');
+    if (i >= 2) next++;
+    if (next + earlyChange >= 1 << width && width < 12) width++;
+  }
+  return Buffer.from(
+    bits
+      .padEnd(Math.ceil(bits.length / 8) * 8, '0')
+      .match(/.{8}/g)
+      ?.map((b) => Number.parseInt(b, 2)) ?? [],
+  );
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { createReaderService } from '../../../src/services/reader/index.js';
 import { checkPdfStreams, PdfTooLarge } from '../../../src/services/reader/pdf-streams.js';
-import { longPdf, pdfOf, spaceBomb } from './heavy-pages.js';
+import { longPdf, lzwBomb, pdfOf, spaceBomb } from './heavy-pages.js';
 
 /**
  * A PDF bomb: 300 KB whose content stream inflates to 300 MB. pdf.js inflates into ArrayBuffers that
@@ -93,22 +93,7 @@ describe('checkPdfStreams', () => {
 
   it('counts an LZW stream whose codes grow one longer each (the LZW bomb) without decoding it', async () => {
     // Codes 258, 259, … each repeat the previous entry plus one byte: n codes decode to ~n²/2 bytes.
-    const codes: number[] = [256, 32];
-    for (let code = 258; code < 4095; code++) codes.push(code);
-    let bits = '';
-    let width = 9;
-    let next = 258;
-    for (const [i, code] of codes.entries()) {
-      bits += code.toString(2).padStart(width, '0');
-      if (i >= 2) next++;
-      if (next + 1 >= 1 << width && width < 12) width++;
-    }
-    const bytes = Buffer.from(
-      bits
-        .padEnd(Math.ceil(bits.length / 8) * 8, '0')
-        .match(/.{8}/g)
-        ?.map((b) => Number.parseInt(b, 2)) ?? [],
-    );
+    const bytes = lzwBomb();
     await refused(pdfOf([{ data: bytes, filter: 'LZWDecode' }]), 4 * MB);
     await expect(checkPdfStreams(pdfOf([{ data: bytes, filter: 'LZWDecode' }]), 64 * MB, 'x')).resolves.toBeUndefined();
   });

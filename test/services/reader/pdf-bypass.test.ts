@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { createReaderService, type ReaderService } from '../../../src/services/reader/index.js';
 import { checkPdfStreams, PdfTooLarge } from '../../../src/services/reader/pdf-streams.js';
-import { type PdfStream, pdfOf, spaceBombData } from './heavy-pages.js';
+import { lzwBomb, type PdfStream, pdfOf, spaceBombData } from './heavy-pages.js';
 
 /**
  * The ways a stream's dictionary and data can be written that pdf.js reads and a naive scan would
@@ -100,29 +100,6 @@ describe('PDF bomb written the ways pdf.js reads', () => {
     }, 60_000);
   }
 });
-
-/**
- * An LZW stream whose codes decode one byte longer each (~7 MB from 5 KB): LZW data has no header a
- * scan could recognise, so these show the dictionary itself is read as pdf.js reads it.
- */
-function lzwBomb(earlyChange = 1): Buffer {
-  const codes: number[] = [256, 32];
-  for (let code = 258; code < 4095; code++) codes.push(code);
-  let bits = '';
-  let width = 9;
-  let next = 258;
-  for (const [i, code] of codes.entries()) {
-    bits += code.toString(2).padStart(width, '0');
-    if (i >= 2) next++;
-    if (next + earlyChange >= 1 << width && width < 12) width++;
-  }
-  return Buffer.from(
-    bits
-      .padEnd(Math.ceil(bits.length / 8) * 8, '0')
-      .match(/.{8}/g)
-      ?.map((b) => Number.parseInt(b, 2)) ?? [],
-  );
-}
 
 describe('checkPdfStreams reads a stream dictionary as pdf.js does', () => {
   const MB = 1024 * 1024;
