@@ -63,7 +63,7 @@ export const ReaderConfigSchema = Type.Object(
       minimum: 1,
       default: 256,
       description:
-        'Pages waiting for an extraction thread, all keys together (served key by key; one key holds at most all threads but one); past it a read is refused with 1305.',
+        'Pages waiting for an extraction thread, all keys together (served account by account, then key by key; one account, or a key without one, holds at most all threads but one); past it a read is refused with 1305.',
     }),
     pdf_max_decoded_mb: Type.Integer({
       minimum: 1,
