@@ -34,11 +34,15 @@ import {
  */
 export class PdfTooLarge extends Error {}
 
+/** The refusal of a PDF whose streams decode past `bound` (the bound as the config names it). */
+export const pdfTooLarge = (bound: string): PdfTooLarge =>
+  new PdfTooLarge(`the PDF's streams decode to more than ${bound}`);
+
 const IMAGE_FILTERS = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'JPX', 'JBIG2Decode', 'CCITTFaxDecode', 'CCF']);
 
 /** Throws PdfTooLarge when the decoded streams pass `maxBytes` in total. */
 export async function checkPdfStreams(pdf: Buffer, maxBytes: number, bound: string): Promise<void> {
-  const tooLarge = () => new PdfTooLarge(`the PDF's streams decode to more than ${bound}`);
+  const tooLarge = () => pdfTooLarge(bound);
   const text = pdf.toString('latin1');
   if (/\/Encrypt\b/.test(text))
     throw new PdfTooLarge('the PDF is encrypted; its streams cannot be measured before reading');

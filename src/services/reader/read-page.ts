@@ -4,7 +4,7 @@ import { formatPlain } from './format.js';
 import { plainResult, readHtml } from './html-reader.js';
 import { pdfToText } from './pdf.js';
 import { pdfBufferLimit, withBufferBudget } from './pdf-buffers.js';
-import { checkPdfStreams, PdfTooLarge } from './pdf-streams.js';
+import { checkPdfStreams, PdfTooLarge, pdfTooLarge } from './pdf-streams.js';
 import type { ReaderRequest, ReaderResult } from './types.js';
 
 /**
@@ -50,8 +50,11 @@ export async function readPage(job: PageJob): Promise<PageReading> {
         const bound = `${Math.round(max / 1024 / 1024)} MB (reader.pdf_max_decoded_mb)`;
         await checkPdfStreams(body, max, bound);
         // What pdf.js allocates is bounded too, whatever the scan made of the file.
-        const tooLarge = () => new PdfTooLarge(`the PDF's streams decode to more than ${bound}`);
-        pdf = await withBufferBudget(pdfBufferLimit(body.length, max), tooLarge, () => pdfToText(body));
+        pdf = await withBufferBudget(
+          pdfBufferLimit(body.length, max),
+          () => pdfTooLarge(bound),
+          () => pdfToText(body),
+        );
       } catch (error) {
         if (error instanceof PdfTooLarge) return { ok: false, reason: error.message };
         return { ok: false, reason: `the PDF could not be read (${error instanceof Error ? error.message : error})` };
